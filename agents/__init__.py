@@ -1,0 +1,1 @@
+"""Policies for the Pacman environment: search agents, ghosts, evaluation functions."""

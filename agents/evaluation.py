@@ -1,0 +1,187 @@
+"""Evaluation functions: named features over maze distances, and weighted sums of them.
+
+A user picks an evaluation by name (`better`), writes a weighted sum
+(`score:1,food:-1.5,ghost:2,radius:4`), or names their own function (`mymodule:evaluate`).
+Won and lost states get +/-`WIN_VALUE` (plus the score), which dominates every feature.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from pacman import GameState
+
+EvaluationFunction = Callable[[GameState], float]
+
+WIN_VALUE = 1_000_000.0
+DEFAULT_RADIUS = 3
+
+
+def _nearest_normal_ghost(state: GameState) -> float | None:
+    timers = state.scared_timers
+    distances = [d for d, t in zip(state.ghost_distances(), timers) if t == 0]
+    return min(distances) if distances else None
+
+
+def feature_score(state: GameState, radius: int) -> float:
+    """The game score."""
+    return float(state.score)
+
+
+def feature_food(state: GameState, radius: int) -> float:
+    """Maze distance to the nearest food (0 when none is left)."""
+    return float(state.nearest_food_distance())
+
+
+def feature_food_left(state: GameState, radius: int) -> float:
+    """Number of food dots left."""
+    return float(state.food_count)
+
+
+def feature_ghost(state: GameState, radius: int) -> float:
+    """Maze distance to the nearest non-scared ghost, capped at the danger radius.
+
+    Beyond the radius a ghost is no danger, so the feature is flat there; a positive weight
+    keeps Pacman away from ghosts that are close.
+    """
+    nearest = _nearest_normal_ghost(state)
+    return float(radius) if nearest is None else float(min(nearest, radius))
+
+
+def feature_capsule(state: GameState, radius: int) -> float:
+    """Maze distance to the nearest capsule (0 when none is left)."""
+    return float(state.nearest_capsule_distance())
+
+
+def feature_capsules_left(state: GameState, radius: int) -> float:
+    """Number of capsules left."""
+    return float(state.capsule_count)
+
+
+def feature_scared(state: GameState, radius: int) -> float:
+    """Closeness `1 / (1 + d)` of the nearest scared ghost Pacman can reach before its timer
+    runs out (`d < timer`), 0 if there is none."""
+    best = 0.0
+    for distance, timer in zip(state.ghost_distances(), state.scared_timers):
+        if 0 < timer and distance < timer:
+            best = max(best, 1.0 / (1.0 + distance))
+    return best
+
+
+FEATURES: dict[str, Callable[[GameState, int], float]] = {
+    "score": feature_score,
+    "food": feature_food,
+    "food_left": feature_food_left,
+    "ghost": feature_ghost,
+    "capsule": feature_capsule,
+    "capsules_left": feature_capsules_left,
+    "scared": feature_scared,
+}
+
+
+@dataclass(frozen=True)
+class WeightedEvaluation:
+    """`sum(weight * feature(state))`, with won/lost states at +/- WIN_VALUE + score."""
+
+    weights: Mapping[str, float]
+    radius: int = DEFAULT_RADIUS
+    name: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.weights if f not in FEATURES]
+        if unknown:
+            raise ValueError(f"unknown evaluation feature {unknown[0]!r} (features: "
+                             f"{', '.join(FEATURES)}, and radius)")
+        if self.radius < 1:
+            raise ValueError(f"the ghost danger radius must be >= 1, got {self.radius}")
+
+    def __call__(self, state: GameState) -> float:
+        """The value of `state`."""
+        if state.is_win():
+            return WIN_VALUE + state.score
+        if state.is_lose():
+            return -WIN_VALUE + state.score
+        radius = self.radius
+        return sum(weight * FEATURES[name](state, radius) for name, weight in
+                   self.weights.items())
+
+    @property
+    def __name__(self) -> str:
+        """The name shown in agent descriptions."""
+        return self.name or self.spec()
+
+    def spec(self) -> str:
+        """The command-line form of this evaluation."""
+        items = [f"{name}:{weight:g}" for name, weight in self.weights.items()]
+        if self.radius != DEFAULT_RADIUS:
+            items.append(f"radius:{self.radius}")
+        return ",".join(items)
+
+
+#: The named evaluations. `better` is tuned on smallClassic and mediumClassic (see README).
+NAMED: dict[str, WeightedEvaluation] = {
+    "score": WeightedEvaluation({"score": 1.0}, name="score"),
+    "food": WeightedEvaluation({"score": 1.0, "food": -1.5}, name="food"),
+    "ghost": WeightedEvaluation({"score": 1.0, "food": -1.5, "ghost": 4.0}, name="ghost"),
+    "capsules": WeightedEvaluation({"score": 1.0, "food": -1.5, "ghost": 4.0, "capsule": -1.0,
+                                    "capsules_left": -20.0}, name="capsules"),
+    "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -4.0,
+                                  "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
+                                  "scared": 150.0}, name="better"),
+}
+
+
+def parse_weights(spec: str) -> WeightedEvaluation:
+    """Parse `feature:weight,...` (plus `radius:N`) into a `WeightedEvaluation`."""
+    weights: dict[str, float] = {}
+    radius = DEFAULT_RADIUS
+    for item in spec.split(","):
+        name, sep, value = item.strip().partition(":")
+        if not sep or not name:
+            raise ValueError(f"bad evaluation term {item!r}: write feature:weight, e.g. food:-1.5")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"bad weight {value!r} for {name!r} in evaluation {spec!r}") from None
+        if name == "radius":
+            if number != int(number):
+                raise ValueError(f"radius must be a whole number, got {value!r}")
+            radius = int(number)
+        elif name in weights:
+            raise ValueError(f"feature {name!r} given twice in evaluation {spec!r}")
+        else:
+            weights[name] = number
+    return WeightedEvaluation(weights, radius)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
+    """A name (`better`), a weighted sum (`score:1,food:-1.5`) or `module:function`."""
+    if callable(spec):
+        return spec
+    text = str(spec).strip()
+    if text in NAMED:
+        return NAMED[text]
+    head, sep, tail = text.partition(":")
+    if sep and ("," in text or _is_number(tail)):
+        return parse_weights(text)
+    if sep and tail:
+        try:
+            module = importlib.import_module(head)
+        except ImportError as error:
+            raise ValueError(f"cannot import evaluation module {head!r}: {error}") from None
+        function = getattr(module, tail, None)
+        if not callable(function):
+            raise ValueError(f"module {head!r} has no function {tail!r}")
+        return function  # type: ignore[no-any-return]
+    raise ValueError(f"unknown evaluation {text!r}: use one of {', '.join(NAMED)}, a weighted "
+                     "sum like score:1,food:-1.5,ghost:2, or module:function")

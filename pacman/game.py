@@ -1,0 +1,141 @@
+"""`run_game`: the turn loop with seeds, move cap, time limits and crash handling."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from pacman.display.base import Display, GameStopped, MoveInfo, NullDisplay
+from pacman.layout import Layout
+from pacman.record import GameRecord, Outcome
+from pacman.state import GameState
+
+
+class Agent(Protocol):
+    """A policy: picks an action for its agent index in a state.
+
+    Optional hooks, called when present: `set_rng(rng)` (the game's generator, before the
+    game), `register_initial_state(state)`, `final(state)`, `describe() -> str`, and a
+    `last_decision` attribute with `nodes_generated` (search agents) for the record.
+    """
+
+    def get_action(self, state: GameState) -> Any:
+        """The action to play in `state`."""
+
+
+def describe(agent: object) -> str:
+    """A one-line description of an agent (its `describe()` or its class name)."""
+    method = getattr(agent, "describe", None)
+    return str(method()) if callable(method) else type(agent).__name__
+
+
+class _Fault(Exception):  # noqa: N818 - internal control flow
+    def __init__(self, outcome: Outcome, agent: int, message: str) -> None:
+        super().__init__(message)
+        self.outcome, self.agent, self.message = outcome, agent, message
+
+
+def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent], *,
+             seed: int = 0, max_moves: int | None = None,
+             move_time_limit: float | None = None,
+             display: Display | None = None) -> GameRecord:
+    """Play one game and return its record.
+
+    The layout keeps as many ghosts as `ghost_agents` (RULES.md 5). `max_moves` caps Pacman's
+    moves (outcome `capped`); `move_time_limit` (seconds) ends the game with `timeout` when a
+    single move takes longer. An agent that raises or returns an illegal action ends the game
+    with `crash`. Nothing here uses the global `random`: one `random.Random(seed)` is handed to
+    every agent that has `set_rng`.
+    """
+    if len(ghost_agents) > len(layout.ghost_starts):
+        raise ValueError(f"{len(ghost_agents)} ghost agents but layout {layout.name} has only "
+                         f"{len(layout.ghost_starts)} ghost start(s)")
+    display = display or NullDisplay()
+    agents: list[Agent] = [pacman_agent, *ghost_agents]
+    state = GameState.initial(layout, len(ghost_agents))
+    rng = random.Random(seed)
+    names = tuple(describe(agent) for agent in agents)
+    think = [0.0] * len(agents)
+    actions: list[str] = []
+    nodes: list[int | None] = []
+    move_times: list[float] = []
+    pacman_moves = 0
+    outcome: Outcome | None = None
+    fault_agent: int | None = None
+    fault: str | None = None
+    try:
+        for index, agent in enumerate(agents):
+            set_rng = getattr(agent, "set_rng", None)
+            if callable(set_rng):
+                set_rng(rng)
+            register = getattr(agent, "register_initial_state", None)
+            if callable(register):
+                started = time.perf_counter()
+                _guard(index, register, state)
+                think[index] += time.perf_counter() - started
+        display.start(state, names)
+        while outcome is None:
+            for index, agent in enumerate(agents):
+                if index == 0 and max_moves is not None and pacman_moves >= max_moves:
+                    outcome = Outcome.CAPPED
+                    break
+                started = time.perf_counter()
+                action = _guard(index, agent.get_action, state)
+                seconds = time.perf_counter() - started
+                think[index] += seconds
+                if move_time_limit is not None and seconds > move_time_limit:
+                    raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over the "
+                                 f"limit of {move_time_limit:g}s")
+                if action not in state.legal_actions(index):
+                    legal = ", ".join(str(a) for a in state.legal_actions(index))
+                    raise _Fault(Outcome.CRASH, index,
+                                 f"illegal action {action!r} (legal: {legal})")
+                state = state.successor(index, action)
+                actions.append(str(action))
+                move_nodes = None
+                if index == 0:
+                    pacman_moves += 1
+                    move_times.append(seconds)
+                    decision = getattr(agent, "last_decision", None)
+                    move_nodes = getattr(decision, "nodes_generated", None)
+                    nodes.append(move_nodes)
+                display.update(state, MoveInfo(index, str(action), seconds, move_nodes,
+                                               pacman_moves))
+                if state.is_win():
+                    outcome = Outcome.WIN
+                    break
+                if state.is_lose():
+                    outcome = Outcome.LOSS
+                    break
+    except _Fault as problem:
+        outcome, fault_agent, fault = problem.outcome, problem.agent, problem.message
+    except GameStopped:
+        outcome = Outcome.STOPPED
+    for index, agent in enumerate(agents):
+        final = getattr(agent, "final", None)
+        if callable(final):
+            try:
+                final(state)
+            except Exception as error:  # noqa: BLE001 - an agent's bug becomes the record
+                if fault is None:
+                    outcome, fault_agent = Outcome.CRASH, index
+                    fault = f"in final(): {type(error).__name__}: {error}"
+    record = GameRecord(
+        layout=layout.name, seed=seed, agents=names, outcome=outcome, score=state.score,
+        pacman_moves=pacman_moves, actions=tuple(actions), fault_agent=fault_agent,
+        fault=fault, pacman_nodes=tuple(nodes), think_time=tuple(think),
+        pacman_move_times=tuple(move_times))
+    display.finish(state, record)
+    return record
+
+
+def _guard(index: int, call: Any, state: GameState) -> Any:
+    """Run an agent's code; its exception becomes a `crash` fault of that agent."""
+    try:
+        return call(state)
+    except (GameStopped, KeyboardInterrupt):
+        raise
+    except Exception as error:  # noqa: BLE001 - an agent's bug becomes the record
+        raise _Fault(Outcome.CRASH, index, f"{type(error).__name__}: {error}") from error

@@ -1,0 +1,365 @@
+"""`GameState`: an immutable value implementing the classic rules (RULES.md 7-17)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pacman.layout import Layout, Position
+from pacman.maze import Maze, Point, maze_for
+from pacman.rules import (
+    EAST, FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, NORTH, SCARED_TIME, SOUTH, STOP,
+    TIME_PENALTY, WEST, WIN_POINTS, Direction,
+)
+
+PLAYING, WON, LOST = 0, 1, 2
+_PACMAN_CHAR = {NORTH: "v", SOUTH: "^", WEST: ">", EAST: "<", STOP: "<"}  # CS188's mouth
+
+
+class IllegalMoveError(ValueError):
+    """An action that the rules do not allow, or a move after the game ended."""
+
+
+class GameState:
+    """One position of a game. A value: nothing changes it; `successor` returns a new state.
+
+    Agent 0 is Pacman, agents 1..n-1 are the ghosts. Positions are `(x, y)` tuples; a scared
+    ghost may stand half-way between cells, e.g. `(3.5, 2)`. Build the first state with
+    `GameState.initial(layout)`.
+    """
+
+    # `_ghosts` is flat, (index, direction, scared timer) per ghost: one ghost move then
+    # rebuilds a single small tuple, which keeps `successor` cheap.
+    __slots__ = ("_capsules", "_food", "_ghosts", "_maze", "_pac", "_pac_dir", "_result",
+                 "_score")
+
+    _maze: Maze
+    _pac: int
+    _pac_dir: Direction
+    _ghosts: tuple[Any, ...]
+    _food: int
+    _capsules: int
+    _score: int
+    _result: int
+
+    @classmethod
+    def initial(cls, layout: Layout, num_ghosts: int | None = None) -> GameState:
+        """The start state of a layout, keeping the first `num_ghosts` ghosts (RULES.md 5)."""
+        if num_ghosts is not None:
+            layout = layout.with_ghosts(num_ghosts)
+        maze = maze_for(layout)
+        state = cls()
+        state._maze, state._pac, state._pac_dir = maze, maze.index(layout.pacman_start), STOP
+        state._ghosts = tuple(item for start in layout.ghost_starts
+                              for item in (maze.index(start), STOP, 0))
+        state._food = (1 << len(layout.food)) - 1
+        state._capsules = (1 << len(layout.capsules)) - 1
+        state._score, state._result = 0, PLAYING
+        return state
+
+    # ----------------------------------------------------------------- the rules
+    @property
+    def num_agents(self) -> int:
+        """Pacman plus the ghosts."""
+        return 1 + len(self._ghosts) // 3
+
+    def legal_actions(self, agent: int = 0) -> tuple[Direction, ...]:
+        """Legal actions of `agent` in canonical order (RULES.md 9-11); none once the game ended."""
+        if self._result:
+            return ()
+        maze = self._maze
+        if agent == 0:
+            return maze.pacman_actions[self._pac]
+        at = 3 * (agent - 1)
+        table = maze.ghost_actions[self._ghosts[at]]
+        if table is None:  # half-way between cells: keep going (RULES.md 11)
+            return (self._ghosts[at + 1],)
+        return table[self._ghosts[at + 1]]
+
+    def successor(self, agent: int, action: Direction | str) -> GameState:
+        """The state after `agent` plays `action` (RULES.md 12-16)."""
+        # One flat function on purpose: this is the hot path of every search.
+        if self._result:
+            raise IllegalMoveError("the game is over: no more moves")
+        maze = self._maze
+        if action.__class__ is not Direction:
+            action = _as_direction(action)
+        if agent == 0:
+            pac = maze.pacman_moves[self._pac].get(action)
+            if pac is None:
+                raise IllegalMoveError(f"illegal Pacman action {action} at "
+                                       f"{self.pacman_position}")
+            score = self._score - TIME_PENALTY
+            food, capsules, ghosts, result = self._food, self._capsules, self._ghosts, PLAYING
+            bit = maze.food_bit[pac]
+            if food & bit:
+                food ^= bit
+                score += FOOD_POINTS
+                if not food:
+                    score += WIN_POINTS
+                    result = WON
+            bit = maze.capsule_bit[pac]
+            if capsules & bit:
+                capsules ^= bit
+                ghosts = _with_timers(ghosts, SCARED_TIME)
+            collide = maze.collide
+            for at in range(0, len(ghosts), 3):
+                if ghosts[at] - pac in collide:
+                    if ghosts[at + 2] > 0:
+                        score += GHOST_POINTS
+                        ghosts = _send_home(maze, ghosts, at)
+                    elif result != WON:
+                        score -= LOSE_POINTS
+                        result = LOST
+            state = GameState()
+            state._maze, state._pac = maze, pac
+            state._pac_dir = self._pac_dir if action is STOP else action
+            state._ghosts, state._food, state._capsules = ghosts, food, capsules
+            state._score, state._result = score, result
+            return state
+        at = 3 * (agent - 1)
+        if not 0 <= at < len(self._ghosts):
+            raise IllegalMoveError(f"no agent {agent} in a game of {self.num_agents} agents")
+        ghosts = list(self._ghosts)
+        where, facing, timer = ghosts[at], ghosts[at + 1], ghosts[at + 2]
+        table = maze.ghost_moves[where]
+        target = table[facing].get(action) if table is not None else (
+            where + maze.full_step[action] if action is facing else None)
+        if target is None:
+            raise IllegalMoveError(f"illegal action {action} for ghost agent {agent} at "
+                                   f"{maze.point[where]}")
+        if timer > 0:
+            where = (where + target) >> 1  # half speed: the midpoint of the full step
+            if timer == 1:
+                where = maze.snap[where]
+            timer -= 1
+        else:
+            where = target
+        score, result = self._score, PLAYING
+        if where - self._pac in maze.collide:
+            if timer > 0:
+                score += GHOST_POINTS
+                where, action, timer = maze.index(maze.layout.ghost_starts[at // 3]), STOP, 0
+            else:
+                score -= LOSE_POINTS
+                result = LOST
+        ghosts[at], ghosts[at + 1], ghosts[at + 2] = where, action, timer
+        state = GameState()
+        state._maze, state._pac, state._pac_dir = maze, self._pac, self._pac_dir
+        state._ghosts, state._food, state._capsules = tuple(ghosts), self._food, self._capsules
+        state._score, state._result = score, result
+        return state
+
+    def is_win(self) -> bool:
+        """True once Pacman has eaten the last food."""
+        return self._result == WON
+
+    def is_lose(self) -> bool:
+        """True once a normal ghost has caught Pacman."""
+        return self._result == LOST
+
+    def is_terminal(self) -> bool:
+        """True if the game is over (won or lost)."""
+        return self._result != PLAYING
+
+    @property
+    def score(self) -> int:
+        """The game score so far (an integer, RULES.md 16)."""
+        return self._score
+
+    # ----------------------------------------------------------------- read-only views
+    @property
+    def layout(self) -> Layout:
+        """The layout this state is played on."""
+        return self._maze.layout
+
+    @property
+    def maze(self) -> Maze:
+        """The shared per-layout tables (move tables, distances)."""
+        return self._maze
+
+    @property
+    def width(self) -> int:
+        """Board width in cells."""
+        return self._maze.layout.width
+
+    @property
+    def height(self) -> int:
+        """Board height in cells."""
+        return self._maze.layout.height
+
+    @property
+    def walls(self) -> frozenset[Position]:
+        """The wall cells."""
+        return self._maze.layout.walls
+
+    def has_wall(self, x: int, y: int) -> bool:
+        """True if (x, y) is a wall."""
+        return (x, y) in self._maze.layout.walls
+
+    @property
+    def pacman_position(self) -> Position:
+        """Pacman's cell."""
+        x, y = self._maze.point[self._pac]
+        return int(x), int(y)
+
+    @property
+    def pacman_direction(self) -> Direction:
+        """The way Pacman faces (its last non-Stop move)."""
+        return self._pac_dir
+
+    @property
+    def num_ghosts(self) -> int:
+        """Number of ghosts in play."""
+        return len(self._ghosts) // 3
+
+    @property
+    def ghost_positions(self) -> tuple[Point, ...]:
+        """Each ghost's position, in agent order (agent 1 first); may be half-way points."""
+        point = self._maze.point
+        return tuple(point[g] for g in self._ghosts[0::3])
+
+    @property
+    def ghost_directions(self) -> tuple[Direction, ...]:
+        """Each ghost's current direction."""
+        return self._ghosts[1::3]
+
+    @property
+    def scared_timers(self) -> tuple[int, ...]:
+        """Each ghost's scared timer (0 = not scared)."""
+        return self._ghosts[2::3]
+
+    @property
+    def ghost_start_positions(self) -> tuple[Position, ...]:
+        """Where each ghost starts and returns to when eaten."""
+        return self._maze.layout.ghost_starts
+
+    def agent_position(self, agent: int) -> Point:
+        """Position of agent `agent` (0 = Pacman)."""
+        if agent == 0:
+            return self.pacman_position
+        return self._maze.point[self._ghosts[3 * (agent - 1)]]
+
+    @property
+    def food_count(self) -> int:
+        """Food dots left."""
+        return self._food.bit_count()
+
+    @property
+    def food_positions(self) -> tuple[Position, ...]:
+        """The cells that still hold food, sorted by (x, y)."""
+        return _decode(self._food, self._maze.layout.food)
+
+    def has_food(self, x: int, y: int) -> bool:
+        """True if (x, y) still holds food."""
+        maze = self._maze
+        if not (0 <= x < maze.layout.width and 0 <= y < maze.layout.height):
+            return False
+        return bool(self._food & maze.food_bit[maze.index((x, y))])
+
+    @property
+    def capsule_positions(self) -> tuple[Position, ...]:
+        """The cells that still hold a capsule."""
+        return _decode(self._capsules, self._maze.layout.capsules)
+
+    def nearest_food_distance(self) -> int:
+        """Maze distance from Pacman to the nearest food (0 when none is left)."""
+        food = self._food
+        for bit, distance in self._maze.food_by_distance[self._maze.cell_at[self._pac]]:
+            if food & bit:
+                return distance
+        return 0
+
+    def nearest_capsule_distance(self) -> int:
+        """Maze distance from Pacman to the nearest capsule (0 when none is left)."""
+        capsules = self._capsules
+        for bit, distance in self._maze.capsules_by_distance[self._maze.cell_at[self._pac]]:
+            if capsules & bit:
+                return distance
+        return 0
+
+    @property
+    def capsule_count(self) -> int:
+        """Capsules left."""
+        return self._capsules.bit_count()
+
+    def ghost_distances(self) -> tuple[float, ...]:
+        """Maze distance from Pacman to each ghost, in agent order."""
+        maze = self._maze
+        row = maze.distances[maze.cell_at[self._pac]]
+        cell_at = maze.cell_at
+        result: list[float] = []
+        for where in self._ghosts[0::3]:
+            cell = cell_at[where]
+            result.append(row[cell] if cell >= 0 else
+                          maze.maze_distance(maze.point[self._pac], maze.point[where]))
+        return tuple(result)
+
+    def maze_distance(self, a: Point, b: Point) -> float:
+        """Shortest path between two positions through this layout's maze."""
+        return self._maze.maze_distance(a, b)
+
+    # ----------------------------------------------------------------- value semantics
+    def _key(self) -> tuple[Any, ...]:
+        return (self._pac, self._pac_dir, self._ghosts, self._food, self._capsules, self._score, self._result)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self._key() == other._key() and (
+            self._maze is other._maze or self._maze.layout == other._maze.layout)
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"GameState(pacman={self.pacman_position}, ghosts={self.ghost_positions}, "
+                f"food={self.food_count}, score={self._score})")
+
+    def __str__(self) -> str:
+        layout = self._maze.layout
+        rows = [[" "] * layout.width for _ in range(layout.height)]
+        for x, y in layout.walls:
+            rows[y][x] = "%"
+        for x, y in self.food_positions:
+            rows[y][x] = "."
+        for x, y in self.capsule_positions:
+            rows[y][x] = "o"
+        for gx, gy in self.ghost_positions:
+            rows[int(gy + 0.5)][int(gx + 0.5)] = "G"
+        px, py = self.pacman_position
+        rows[py][px] = _PACMAN_CHAR[self._pac_dir]
+        board = "\n".join("".join(row) for row in reversed(rows))
+        return f"{board}\nScore: {self._score}\n"
+
+
+def _as_direction(action: object) -> Direction:
+    try:
+        return Direction(action)
+    except ValueError:
+        raise IllegalMoveError(f"{action!r} is not an action (one of "
+                               f"{', '.join(d.value for d in Direction)})") from None
+
+
+def _send_home(maze: Maze, ghosts: tuple[Any, ...], at: int) -> tuple[Any, ...]:
+    """RULES.md 15: an eaten ghost restarts at its start cell, facing Stop, not scared."""
+    home = maze.index(maze.layout.ghost_starts[at // 3])
+    return ghosts[:at] + (home, STOP, 0) + ghosts[at + 3:]
+
+
+def _with_timers(ghosts: tuple[Any, ...], timer: int) -> tuple[Any, ...]:
+    """RULES.md 12: a capsule sets (not adds to) every ghost's scared timer."""
+    items = list(ghosts)
+    items[2::3] = [timer] * (len(items) // 3)
+    return tuple(items)
+
+
+def _decode(mask: int, cells: tuple[Position, ...]) -> tuple[Position, ...]:
+    return tuple(_iter_bits(mask, cells))
+
+
+def _iter_bits(mask: int, cells: tuple[Position, ...]) -> Iterator[Position]:
+    while mask:
+        low = mask & -mask
+        yield cells[low.bit_length() - 1]
+        mask ^= low
