@@ -65,7 +65,7 @@ def feature_scared(state: GameState, radius: int) -> float:
     runs out (`d < timer`), 0 if there is none."""
     best = 0.0
     for distance, timer in zip(state.ghost_distances(), state.scared_timers):
-        if 0 < timer and distance < timer:
+        if timer > 0 and distance < timer:
             best = max(best, 1.0 / (1.0 + distance))
     return best
 

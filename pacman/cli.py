@@ -151,7 +151,7 @@ def _make_display(args: argparse.Namespace) -> Display:
     try:
         from pacman.display import window  # type: ignore[attr-defined]
         return window.open_window(frame_time=args.frame_time, zoom=args.zoom)  # type: ignore[no-any-return]
-    except Exception as error:  # noqa: BLE001 - any failure to open a window falls back
+    except Exception as error:
         print(f"pacman: no window ({error}); using the text display", file=sys.stderr)
         return TextDisplay(frame_time=args.frame_time)
 

@@ -31,7 +31,7 @@ def describe(agent: object) -> str:
     return str(method()) if callable(method) else type(agent).__name__
 
 
-class _Fault(Exception):  # noqa: N818 - internal control flow
+class _Fault(Exception):
     def __init__(self, outcome: Outcome, agent: int, message: str) -> None:
         super().__init__(message)
         self.outcome, self.agent, self.message = outcome, agent, message
@@ -118,7 +118,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
         if callable(final):
             try:
                 final(state)
-            except Exception as error:  # noqa: BLE001 - an agent's bug becomes the record
+            except Exception as error:
                 if fault is None:
                     outcome, fault_agent = Outcome.CRASH, index
                     fault = f"in final(): {type(error).__name__}: {error}"
@@ -137,5 +137,5 @@ def _guard(index: int, call: Any, state: GameState) -> Any:
         return call(state)
     except (GameStopped, KeyboardInterrupt):
         raise
-    except Exception as error:  # noqa: BLE001 - an agent's bug becomes the record
+    except Exception as error:
         raise _Fault(Outcome.CRASH, index, f"{type(error).__name__}: {error}") from error

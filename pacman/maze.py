@@ -26,10 +26,10 @@ class Maze:
     """Tables derived once from a layout and shared by every `GameState` of it."""
 
     __slots__ = (
-        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "collide", "distance_matrix", "distances", "food_bit", "food_by_distance",
-        "full_step", "ghost_actions", "ghost_moves", "half_step", "layout", "pacman_actions",
-        "pacman_moves", "point", "snap",
-        "stride",
+        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "collide",
+        "distance_matrix", "distances", "food_bit", "food_by_distance", "full_step",
+        "ghost_actions", "ghost_moves", "half_step", "layout", "pacman_actions",
+        "pacman_moves", "point", "snap", "stride",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -83,8 +83,8 @@ class Maze:
         self.distances: list[list[int]] = self.distance_matrix.tolist()
         #: doubled index -> compact cell number (-1 for walls and half-way points)
         self.cell_at = [-1] * size
-        for index, cell in self.cell_of.items():
-            self.cell_at[index] = cell
+        for index, number in self.cell_of.items():
+            self.cell_at[index] = number
         #: per cell, every food (bit, distance) nearest first: a nearest-food query stops at
         #: the first bit still set
         self.food_by_distance = self._items_by_distance(layout.food)

@@ -8,8 +8,18 @@ from typing import Any
 from pacman.layout import Layout, Position
 from pacman.maze import Maze, Point, maze_for
 from pacman.rules import (
-    EAST, FOOD_POINTS, GHOST_POINTS, LOSE_POINTS, NORTH, SCARED_TIME, SOUTH, STOP,
-    TIME_PENALTY, WEST, WIN_POINTS, Direction,
+    EAST,
+    FOOD_POINTS,
+    GHOST_POINTS,
+    LOSE_POINTS,
+    NORTH,
+    SCARED_TIME,
+    SOUTH,
+    STOP,
+    TIME_PENALTY,
+    WEST,
+    WIN_POINTS,
+    Direction,
 )
 
 PLAYING, WON, LOST = 0, 1, 2
@@ -72,9 +82,10 @@ class GameState:
             return maze.pacman_actions[self._pac]
         at = 3 * (agent - 1)
         table = maze.ghost_actions[self._ghosts[at]]
+        facing: Direction = self._ghosts[at + 1]
         if table is None:  # half-way between cells: keep going (RULES.md 11)
-            return (self._ghosts[at + 1],)
-        return table[self._ghosts[at + 1]]
+            return (facing,)
+        return table[facing]
 
     def successor(self, agent: int, action: Direction | str) -> GameState:
         """The state after `agent` plays `action` (RULES.md 12-16)."""
@@ -120,8 +131,8 @@ class GameState:
         at = 3 * (agent - 1)
         if not 0 <= at < len(self._ghosts):
             raise IllegalMoveError(f"no agent {agent} in a game of {self.num_agents} agents")
-        ghosts = list(self._ghosts)
-        where, facing, timer = ghosts[at], ghosts[at + 1], ghosts[at + 2]
+        items = list(self._ghosts)
+        where, facing, timer = items[at], items[at + 1], items[at + 2]
         table = maze.ghost_moves[where]
         target = table[facing].get(action) if table is not None else (
             where + maze.full_step[action] if action is facing else None)
@@ -143,10 +154,10 @@ class GameState:
             else:
                 score -= LOSE_POINTS
                 result = LOST
-        ghosts[at], ghosts[at + 1], ghosts[at + 2] = where, action, timer
+        items[at], items[at + 1], items[at + 2] = where, action, timer
         state = GameState()
         state._maze, state._pac, state._pac_dir = maze, self._pac, self._pac_dir
-        state._ghosts, state._food, state._capsules = tuple(ghosts), self._food, self._capsules
+        state._ghosts, state._food, state._capsules = tuple(items), self._food, self._capsules
         state._score, state._result = score, result
         return state
 
@@ -238,7 +249,8 @@ class GameState:
         """Position of agent `agent` (0 = Pacman)."""
         if agent == 0:
             return self.pacman_position
-        return self._maze.point[self._ghosts[3 * (agent - 1)]]
+        where: int = self._ghosts[3 * (agent - 1)]
+        return self._maze.point[where]
 
     @property
     def food_count(self) -> int:
@@ -301,7 +313,8 @@ class GameState:
 
     # ----------------------------------------------------------------- value semantics
     def _key(self) -> tuple[Any, ...]:
-        return (self._pac, self._pac_dir, self._ghosts, self._food, self._capsules, self._score, self._result)
+        return (self._pac, self._pac_dir, self._ghosts, self._food, self._capsules,
+                self._score, self._result)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):

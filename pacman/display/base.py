@@ -10,11 +10,11 @@ if TYPE_CHECKING:
     from pacman.state import GameState
 
 
-class GameStopped(Exception):  # noqa: N818 - a control signal, not an error
+class GameStopped(Exception):
     """Raised by a display when the user quits: the game ends with outcome `stopped`."""
 
 
-class GameRestart(Exception):  # noqa: N818 - a control signal, not an error
+class GameRestart(Exception):
     """Raised by a display when the user asks to restart the game with the same seed."""
 
 
