@@ -81,8 +81,9 @@ class GameState:
         if agent == 0:
             return maze.pacman_actions[self._pac]
         at = 3 * (agent - 1)
-        table = maze.ghost_actions[self._ghosts[at]]
+        where: int = self._ghosts[at]
         facing: Direction = self._ghosts[at + 1]
+        table = maze.ghost_actions[where]
         if table is None:  # half-way between cells: keep going (RULES.md 11)
             return (facing,)
         return table[facing]
