@@ -10,7 +10,8 @@ from typing import Any, Protocol
 from pacman.display.base import Display, GameStopped, MoveInfo, NullDisplay
 from pacman.layout import Layout
 from pacman.record import GameRecord, Outcome
-from pacman.state import GameState
+from pacman.rules import Direction
+from pacman.state import GameState, IllegalMoveError
 
 
 class Agent(Protocol):
@@ -76,38 +77,48 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                 _guard(index, register, state)
                 think[index] += time.perf_counter() - started
         display.start(state, names)
+        show = not isinstance(display, NullDisplay)
+        clock = time.perf_counter
+        limit = float("inf") if move_time_limit is None else move_time_limit
+        cap = -1 if max_moves is None else max_moves
         while outcome is None:
             for index, agent in enumerate(agents):
-                if index == 0 and max_moves is not None and pacman_moves >= max_moves:
+                if index == 0 and pacman_moves == cap:
                     outcome = Outcome.CAPPED
                     break
-                started = time.perf_counter()
-                action = _guard(index, agent.get_action, state)
-                seconds = time.perf_counter() - started
-                think[index] += seconds
-                if move_time_limit is not None and seconds > move_time_limit:
-                    raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over the "
-                                 f"limit of {move_time_limit:g}s")
-                if action not in state.legal_actions(index):
-                    legal = ", ".join(str(a) for a in state.legal_actions(index))
+                started = clock()
+                try:
+                    action = agent.get_action(state)
+                except (GameStopped, KeyboardInterrupt):
+                    raise
+                except Exception as error:
                     raise _Fault(Outcome.CRASH, index,
-                                 f"illegal action {action!r} (legal: {legal})")
-                state = state.successor(index, action)
-                actions.append(str(action))
+                                 f"{type(error).__name__}: {error}") from error
+                seconds = clock() - started
+                think[index] += seconds
+                if seconds > limit:
+                    raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over the "
+                                 f"limit of {limit:g}s")
+                try:
+                    state = state.successor(index, action)
+                except (IllegalMoveError, AttributeError, TypeError):
+                    legal = ", ".join(state.legal_actions(index))
+                    raise _Fault(Outcome.CRASH, index,
+                                 f"illegal action {action!r} (legal: {legal})") from None
+                actions.append(action)
                 move_nodes = None
                 if index == 0:
                     pacman_moves += 1
                     move_times.append(seconds)
                     decision = getattr(agent, "last_decision", None)
-                    move_nodes = getattr(decision, "nodes_generated", None)
+                    if decision is not None:
+                        move_nodes = getattr(decision, "nodes_generated", None)
                     nodes.append(move_nodes)
-                display.update(state, MoveInfo(index, str(action), seconds, move_nodes,
-                                               pacman_moves))
-                if state.is_win():
-                    outcome = Outcome.WIN
-                    break
-                if state.is_lose():
-                    outcome = Outcome.LOSS
+                if show:
+                    display.update(state, MoveInfo(index, str(action), seconds, move_nodes,
+                                                   pacman_moves))
+                if state.is_terminal():
+                    outcome = Outcome.WIN if state.is_win() else Outcome.LOSS
                     break
     except _Fault as problem:
         outcome, fault_agent, fault = problem.outcome, problem.agent, problem.message
@@ -124,7 +135,8 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                     fault = f"in final(): {type(error).__name__}: {error}"
     record = GameRecord(
         layout=layout.name, seed=seed, agents=names, outcome=outcome, score=state.score,
-        pacman_moves=pacman_moves, actions=tuple(actions), fault_agent=fault_agent,
+        pacman_moves=pacman_moves, actions=tuple(str(a.value if isinstance(a, Direction) else a)
+                                                  for a in actions), fault_agent=fault_agent,
         fault=fault, pacman_nodes=tuple(nodes), think_time=tuple(think),
         pacman_move_times=tuple(move_times))
     display.finish(state, record)

@@ -26,9 +26,9 @@ class Maze:
     """Tables derived once from a layout and shared by every `GameState` of it."""
 
     __slots__ = (
-        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "collide",
+        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells",
         "distance_matrix", "distances", "food_bit", "food_by_distance", "full_step",
-        "ghost_actions", "ghost_moves", "half_step", "layout", "pacman_actions",
+        "ghost_actions", "ghost_moves", "half_step", "layout", "near", "pacman_actions",
         "pacman_moves", "point", "snap", "stride",
     )
 
@@ -40,8 +40,11 @@ class Maze:
         self.half_step: dict[Direction, int] = {
             d: dx * stride + dy for d, (dx, dy) in VECTORS.items()}
         self.full_step: dict[Direction, int] = {d: 2 * s for d, s in self.half_step.items()}
-        #: index differences at which Pacman (on a grid point) and a ghost collide (<= 0.7)
-        self.collide: frozenset[int] = frozenset((0, 1, -1, stride, -stride))
+        # RULES.md 15: a ghost collides with Pacman (on a grid point) within 0.7, i.e. on
+        # Pacman's point or half a cell away; per index, the set of those indexes
+        collide = (0, 1, -1, stride, -stride)
+        self.near: list[frozenset[int]] = [frozenset(i + d for d in collide)
+                                           for i in range(size)]
         self.point: list[Point] = []
         self.snap: list[int] = []
         for index in range(size):
@@ -57,10 +60,10 @@ class Maze:
         self.cell_of: dict[int, int] = {self.index(c): i for i, c in enumerate(self.cells)}
         empty: tuple[Direction, ...] = ()
         self.pacman_actions: list[tuple[Direction, ...]] = [empty] * size
-        self.ghost_actions: list[dict[Direction, tuple[Direction, ...]] | None] = [None] * size
+        self.ghost_actions: list[dict[Direction, tuple[Direction, ...]]] = [{}] * size
         # action -> next index, legal actions only: one dict lookup checks and moves
         self.pacman_moves: list[dict[Direction, int]] = [{} for _ in range(size)]
-        self.ghost_moves: list[dict[Direction, dict[Direction, int]] | None] = [None] * size
+        self.ghost_moves: list[dict[Direction, dict[Direction, int]]] = [{}] * size
         for cell in self.cells:
             x, y = cell
             moves = tuple(d for d in CANONICAL_ORDER
@@ -73,6 +76,14 @@ class Maze:
             self.ghost_moves[index] = {
                 facing: {d: index + self.full_step[d] for d in _ghost_moves(moves, facing)}
                 for facing in CANONICAL_ORDER}
+            # RULES.md 11: half-way towards a free neighbour, a ghost can only keep going
+            for d in moves:
+                if d is not STOP:
+                    half = index + self.half_step[d]
+                    self.ghost_actions[half] = {d: (d,), REVERSE[d]: (REVERSE[d],)}
+                    self.ghost_moves[half] = {
+                        d: {d: half + self.full_step[d]},
+                        REVERSE[d]: {REVERSE[d]: half - self.full_step[d]}}
         self.food_bit = [0] * size
         for ordinal, cell in enumerate(layout.food):
             self.food_bit[self.index(cell)] = 1 << ordinal

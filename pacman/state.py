@@ -83,10 +83,7 @@ class GameState:
         at = 3 * (agent - 1)
         where: int = self._ghosts[at]
         facing: Direction = self._ghosts[at + 1]
-        table = maze.ghost_actions[where]
-        if table is None:  # half-way between cells: keep going (RULES.md 11)
-            return (facing,)
-        return table[facing]
+        return maze.ghost_actions[where][facing]
 
     def successor(self, agent: int, action: Direction | str) -> GameState:
         """The state after `agent` plays `action` (RULES.md 12-16)."""
@@ -97,10 +94,11 @@ class GameState:
         if action.__class__ is not Direction:
             action = _as_direction(action)
         if agent == 0:
-            pac = maze.pacman_moves[self._pac].get(action)
-            if pac is None:
+            try:
+                pac = maze.pacman_moves[self._pac][action]
+            except KeyError:
                 raise IllegalMoveError(f"illegal Pacman action {action} at "
-                                       f"{self.pacman_position}")
+                                       f"{self.pacman_position}") from None
             score = self._score - TIME_PENALTY
             food, capsules, ghosts, result = self._food, self._capsules, self._ghosts, PLAYING
             bit = maze.food_bit[pac]
@@ -114,15 +112,16 @@ class GameState:
             if capsules & bit:
                 capsules ^= bit
                 ghosts = _with_timers(ghosts, SCARED_TIME)
-            collide = maze.collide
-            for at in range(0, len(ghosts), 3):
-                if ghosts[at] - pac in collide:
-                    if ghosts[at + 2] > 0:
-                        score += GHOST_POINTS
-                        ghosts = _send_home(maze, ghosts, at)
-                    elif result != WON:
-                        score -= LOSE_POINTS
-                        result = LOST
+            if not maze.near[pac].isdisjoint(ghosts[0::3]):
+                near = maze.near[pac]
+                for at in range(0, len(ghosts), 3):
+                    if ghosts[at] in near:
+                        if ghosts[at + 2] > 0:
+                            score += GHOST_POINTS
+                            ghosts = _send_home(maze, ghosts, at)
+                        elif result != WON:
+                            score -= LOSE_POINTS
+                            result = LOST
             state = GameState()
             state._maze, state._pac = maze, pac
             state._pac_dir = self._pac_dir if action is STOP else action
@@ -134,12 +133,11 @@ class GameState:
             raise IllegalMoveError(f"no agent {agent} in a game of {self.num_agents} agents")
         items = list(self._ghosts)
         where, facing, timer = items[at], items[at + 1], items[at + 2]
-        table = maze.ghost_moves[where]
-        target = table[facing].get(action) if table is not None else (
-            where + maze.full_step[action] if action is facing else None)
-        if target is None:
+        try:
+            target = maze.ghost_moves[where][facing][action]
+        except KeyError:
             raise IllegalMoveError(f"illegal action {action} for ghost agent {agent} at "
-                                   f"{maze.point[where]}")
+                                   f"{maze.point[where]}") from None
         if timer > 0:
             where = (where + target) >> 1  # half speed: the midpoint of the full step
             if timer == 1:
@@ -148,7 +146,7 @@ class GameState:
         else:
             where = target
         score, result = self._score, PLAYING
-        if where - self._pac in maze.collide:
+        if where in maze.near[self._pac]:
             if timer > 0:
                 score += GHOST_POINTS
                 where, action, timer = maze.index(maze.layout.ghost_starts[at // 3]), STOP, 0

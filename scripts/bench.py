@@ -1,0 +1,176 @@
+"""Benchmarks: successor generation, whole random games, search nodes/s, batch speed-up.
+
+Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
+one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pacman import GameState, load_layout, run_game  # noqa: E402
+
+
+def positions(layout_name: str, count: int, seed: int) -> list[GameState]:
+    """`count` non-terminal positions reached by seeded random play."""
+    layout = load_layout(layout_name)
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    state = GameState.initial(layout)
+    while len(found) < count:
+        for agent in range(state.num_agents):
+            state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+            if state.is_terminal():
+                state = GameState.initial(layout)
+                break
+        else:
+            if rng.random() < 0.25:
+                found.append(state)
+    return found
+
+
+def bench_successors(repeat: int) -> dict[str, Any]:
+    """Successors/s: every agent x every legal action from 20 mediumClassic positions."""
+    states = positions("mediumClassic", 20, seed=1)
+    rounds = 2000
+
+    def run() -> int:
+        generated = 0
+        for _ in range(rounds):
+            for state in states:
+                for agent in range(state.num_agents):
+                    for action in state.legal_actions(agent):
+                        state.successor(agent, action)
+                        generated += 1
+        return generated
+
+    best = _best(run, repeat)
+    return {"successors_per_second": best[0] / best[1], "successors": best[0],
+            "seconds": best[1]}
+
+
+def bench_games(repeat: int, games: int = 200) -> dict[str, Any]:
+    """Agent steps/s of whole games: random Pacman vs random ghosts on mediumClassic."""
+    from agents.ghosts import RandomGhost
+    from agents.simple import RandomAgent
+
+    layout = load_layout("mediumClassic")
+
+    def run() -> int:
+        steps = 0
+        for seed in range(games):
+            record = run_game(layout, RandomAgent(), [RandomGhost(1), RandomGhost(2)],
+                              seed=seed)
+            steps += len(record.actions)
+        return steps
+
+    best = _best(run, repeat)
+    return {"game_steps_per_second": best[0] / best[1], "games": games, "steps": best[0],
+            "seconds": best[1]}
+
+
+def bench_memory(games: int = 1000) -> dict[str, Any]:
+    """Traced memory after 100 and after `games` random games: it must stay flat."""
+    from agents.ghosts import RandomGhost
+    from agents.simple import RandomAgent
+
+    layout = load_layout("mediumClassic")
+    tracemalloc.start()
+    marks: dict[int, int] = {}
+    for seed in range(games):
+        run_game(layout, RandomAgent(), [RandomGhost(1), RandomGhost(2)], seed=seed)
+        if seed + 1 in (100, games):
+            gc.collect()
+            marks[seed + 1] = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return {"kib_after_100_games": marks[100] / 1024,
+            f"kib_after_{games}_games": marks[games] / 1024}
+
+
+def bench_search(repeat: int) -> dict[str, Any]:
+    """Alpha-beta depth 3, `score` evaluation, from 20 mediumClassic positions."""
+    from agents.search import alphabeta
+
+    states = positions("mediumClassic", 20, seed=2)
+
+    def score(state: GameState) -> float:
+        return float(state.score)
+
+    def run() -> int:
+        return sum(alphabeta(state, 3, score).nodes_generated for state in states)
+
+    nodes, seconds = _best(run, repeat)
+    return {"nodes_per_second": nodes / seconds, "nodes": nodes,
+            "seconds_per_move": seconds / len(states)}
+
+
+def bench_search_deep(repeat: int) -> dict[str, Any]:
+    """Alpha-beta depth 4 with `better` on smallClassic: seconds per move."""
+    from agents.evaluation import resolve_evaluation
+    from agents.search import alphabeta
+
+    states = positions("smallClassic", 10, seed=3)
+    better = resolve_evaluation("better")
+
+    def run() -> int:
+        return sum(alphabeta(state, 4, better).nodes_generated for state in states)
+
+    nodes, seconds = _best(run, repeat)
+    return {"nodes_per_second": nodes / seconds, "seconds_per_move": seconds / len(states),
+            "moves": len(states)}
+
+
+def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
+    results = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        count = run()
+        results.append((count, time.perf_counter() - started))
+    return min(results, key=lambda pair: pair[1] / pair[0])
+
+
+BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
+    "successors": lambda a: bench_successors(a.repeat),
+    "games": lambda a: bench_games(a.repeat),
+    "memory": lambda a: bench_memory(),
+    "search": lambda a: bench_search(a.repeat),
+    "search_depth4": lambda a: bench_search_deep(a.repeat),
+}
+
+
+def main() -> int:
+    """Run the benchmarks and print a table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per benchmark (best kept)")
+    parser.add_argument("--only", action="append", choices=sorted(BENCHMARKS),
+                        help="run only these benchmarks")
+    args = parser.parse_args()
+    results: dict[str, dict[str, Any]] = {}
+    for name in args.only or list(BENCHMARKS):
+        try:
+            results[name] = BENCHMARKS[name](args)
+        except ImportError as error:
+            results[name] = {"skipped": str(error)}
+        if not args.json:
+            figures = "  ".join(f"{k}={v:,.3f}" if isinstance(v, float) else f"{k}={v}"
+                                for k, v in results[name].items())
+            print(f"{name:<14} {figures}", flush=True)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
