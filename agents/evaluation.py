@@ -2,7 +2,8 @@
 
 A user picks an evaluation by name (`better`), writes a weighted sum
 (`score:1,food:-1.5,ghost:2,radius:4`), or names their own function (`mymodule:evaluate`).
-Won and lost states get +/-`WIN_VALUE` (plus the score), which dominates every feature.
+Won and lost states get their score +/-`WIN_VALUE`, which dominates every feature (a weighted
+sum may set its own `win`/`loss` values).
 """
 
 from __future__ import annotations
@@ -83,29 +84,40 @@ FEATURES: dict[str, Callable[[GameState, int], float]] = {
 
 @dataclass(frozen=True)
 class WeightedEvaluation:
-    """`sum(weight * feature(state))`, with won/lost states at +/- WIN_VALUE + score."""
+    """`sum(weight * feature(state))`; a won (lost) state is worth its score + `win` (`loss`).
+
+    The default `win`/`loss` of +/-1,000,000 dominate every feature. `loss:0` makes a lost
+    state worth just its score (the rules' -500 included), so a search may weigh a risk of
+    being caught against what it gains, as in the classic CS188 evaluations.
+    """
 
     weights: Mapping[str, float]
     radius: int = DEFAULT_RADIUS
+    win: float = WIN_VALUE
+    loss: float = -WIN_VALUE
     name: str = field(default="", compare=False)
+    _terms: tuple[tuple[Callable[[GameState, int], float], float], ...] = field(
+        default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         unknown = [f for f in self.weights if f not in FEATURES]
         if unknown:
             raise ValueError(f"unknown evaluation feature {unknown[0]!r} (features: "
-                             f"{', '.join(FEATURES)}, and radius)")
+                             f"{', '.join(FEATURES)}; settings: {', '.join(SETTINGS)})")
         if self.radius < 1:
             raise ValueError(f"the ghost danger radius must be >= 1, got {self.radius}")
+        object.__setattr__(self, "_terms", tuple(
+            (FEATURES[name], weight) for name, weight in self.weights.items() if weight))
 
     def __call__(self, state: GameState) -> float:
         """The value of `state`."""
-        if state.is_win():
-            return WIN_VALUE + state.score
-        if state.is_lose():
-            return -WIN_VALUE + state.score
+        if state.is_terminal():
+            return state.score + (self.win if state.is_win() else self.loss)
         radius = self.radius
-        return sum(weight * FEATURES[name](state, radius) for name, weight in
-                   self.weights.items())
+        total = 0.0
+        for feature, weight in self._terms:
+            total += weight * feature(state, radius)
+        return total
 
     @property
     def __name__(self) -> str:
@@ -115,9 +127,15 @@ class WeightedEvaluation:
     def spec(self) -> str:
         """The command-line form of this evaluation."""
         items = [f"{name}:{weight:g}" for name, weight in self.weights.items()]
-        if self.radius != DEFAULT_RADIUS:
-            items.append(f"radius:{self.radius}")
+        for setting, default in SETTINGS.items():
+            value = getattr(self, setting)
+            if value != default:
+                items.append(f"{setting}:{value:g}")
         return ",".join(items)
+
+
+#: Settings that may appear in a weighted sum beside the features, with their defaults.
+SETTINGS: dict[str, float] = {"radius": DEFAULT_RADIUS, "win": WIN_VALUE, "loss": -WIN_VALUE}
 
 
 #: The named evaluations. `better` is tuned on smallClassic and mediumClassic (see README).
@@ -134,9 +152,9 @@ NAMED: dict[str, WeightedEvaluation] = {
 
 
 def parse_weights(spec: str) -> WeightedEvaluation:
-    """Parse `feature:weight,...` (plus `radius:N`) into a `WeightedEvaluation`."""
+    """Parse `feature:weight,...` (plus settings `radius:N`, `win:X`, `loss:X`)."""
     weights: dict[str, float] = {}
-    radius = DEFAULT_RADIUS
+    settings: dict[str, float] = {}
     for item in spec.split(","):
         name, sep, value = item.strip().partition(":")
         if not sep or not name:
@@ -145,15 +163,15 @@ def parse_weights(spec: str) -> WeightedEvaluation:
             number = float(value)
         except ValueError:
             raise ValueError(f"bad weight {value!r} for {name!r} in evaluation {spec!r}") from None
-        if name == "radius":
-            if number != int(number):
-                raise ValueError(f"radius must be a whole number, got {value!r}")
-            radius = int(number)
-        elif name in weights:
-            raise ValueError(f"feature {name!r} given twice in evaluation {spec!r}")
-        else:
-            weights[name] = number
-    return WeightedEvaluation(weights, radius)
+        target = settings if name in SETTINGS else weights
+        if name in target:
+            raise ValueError(f"{name!r} given twice in evaluation {spec!r}")
+        target[name] = number
+    radius = settings.pop("radius", DEFAULT_RADIUS)
+    if radius != int(radius):
+        raise ValueError(f"radius must be a whole number, got {radius:g}")
+    return WeightedEvaluation(weights, radius=int(radius), win=settings.get("win", WIN_VALUE),
+                              loss=settings.get("loss", -WIN_VALUE))
 
 
 def _is_number(text: str) -> bool:

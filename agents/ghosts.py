@@ -90,3 +90,119 @@ class DirectionalGhost(GhostAgent):
         probs = directional_distribution(state, self.index, actions, self.prob_attack,
                                          self.prob_scared_flee)
         return list(zip(actions, probs))
+
+
+CATCH_VALUE = 1_000_000.0
+
+
+class GhostView:
+    """The game seen by one hunting ghost, as a two-player `SearchState`.
+
+    Agent 0 is the ghost (MAX), agent 1 is Pacman (MIN, its opponent). The other ghosts are
+    its allies: they move in their real turn order with the greedy chase move (the first action
+    that brings them closest to Pacman, RULES.md 21's best action), folded into the transitions.
+    """
+
+    __slots__ = ("ghost", "state")
+
+    def __init__(self, state: GameState, ghost: int) -> None:
+        self.state, self.ghost = state, ghost
+
+    num_agents = 2
+
+    def legal_actions(self, agent: int) -> tuple[Direction, ...]:
+        """The ghost's actions (agent 0) or Pacman's (agent 1)."""
+        return self.state.legal_actions(self.ghost if agent == 0 else 0)
+
+    def successor(self, agent: int, action: Direction) -> GhostView:
+        """Play `action`, then the allies that move before the next player's turn."""
+        state = self.state
+        if agent == 0:
+            state = state.successor(self.ghost, action)
+            allies = range(self.ghost + 1, state.num_agents)
+        else:
+            state = state.successor(0, action)
+            allies = range(1, self.ghost)
+        for ally in allies:
+            if state.is_terminal():
+                break
+            state = state.successor(ally, chase_action(state, ally))
+        return GhostView(state, self.ghost)
+
+    def is_win(self) -> bool:
+        """The ghosts won: Pacman was caught."""
+        return self.state.is_lose()
+
+    def is_lose(self) -> bool:
+        """Pacman won."""
+        return self.state.is_win()
+
+    @property
+    def score(self) -> float:
+        """The game score, negated: what Pacman gains the ghost loses."""
+        return -float(self.state.score)
+
+
+def chase_action(state: GameState, agent: int) -> Direction:
+    """The first legal action of ghost `agent` that minimises (maximises if scared) its
+    Manhattan distance to Pacman, as the directional ghost's best action."""
+    actions = state.legal_actions(agent)
+    x, y = state.agent_position(agent)
+    scared = state.scared_timers[agent - 1] > 0
+    speed = SCARED_SPEED if scared else 1.0
+    px, py = state.pacman_position
+    sign = -1.0 if scared else 1.0
+    return min(actions, key=lambda a: sign * (abs(x + a.vector[0] * speed - px)
+                                               + abs(y + a.vector[1] * speed - py)))
+
+
+def hunt_evaluation(view: GhostView) -> float:
+    """The hunting ghost's evaluation: close in on Pacman (flee while scared), a large reward
+    for catching Pacman, a large penalty if Pacman wins."""
+    state = view.state
+    if state.is_lose():
+        return CATCH_VALUE - state.score
+    if state.is_win():
+        return -CATCH_VALUE - state.score
+    distance = state.ghost_distances()[view.ghost - 1]
+    if state.scared_timers[view.ghost - 1] > 0:
+        return distance
+    return -distance
+
+
+class AdversarialGhost(GhostAgent):
+    """A ghost that hunts: alpha-beta from its own side with Pacman as its opponent.
+
+    It searches `depth` plies (ghost move + Pacman move) with `hunt_evaluation`, obeys the ghost
+    move rules (its actions are the legal ghost actions), and breaks ties with the game's
+    generator. Several adversarial ghosts in one game each search for themselves.
+    """
+
+    def __init__(self, index: int = 1, depth: int = 2) -> None:
+        super().__init__(index)
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"depth must be a whole number >= 1, got {depth!r}")
+        self.depth = depth
+        self.last_decision: object = None
+
+    def settings(self) -> str:
+        """Its search depth."""
+        return f"depth={self.depth}"
+
+    def distribution(self, state: GameState) -> list[tuple[Direction, float]]:
+        """Uniform over the best actions of its search."""
+        best = self._best_actions(state)
+        return [(a, 1.0 / len(best) if a in best else 0.0) for a in state.legal_actions(
+            self.index)]
+
+    def _best_actions(self, state: GameState) -> tuple[Direction, ...]:
+        from agents.search import alphabeta
+
+        decision = alphabeta(GhostView(state, self.index), self.depth, hunt_evaluation)
+        self.last_decision = decision
+        return tuple(decision.best_actions)
+
+    def get_action(self, state: GameState) -> Direction:
+        """One of the best actions of its search, chosen with the game's generator."""
+        best = self._best_actions(state)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
