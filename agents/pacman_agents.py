@@ -1,0 +1,132 @@
+"""Pacman agents that choose moves by adversarial search: settings plus a call into `search`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from agents.base import BaseAgent
+from agents.search import (
+    ActionGenerator,
+    ChanceModel,
+    Decision,
+    SearchState,
+    alphabeta,
+    expectimax,
+    minimax,
+)
+
+__all__ = ["AlphaBetaAgent", "ExpectimaxAgent", "MinimaxAgent"]
+
+STOP_ACTION = "Stop"
+TIE_BREAKS = ("first", "random")
+GHOST_MODELS = ("uniform", "directional")
+
+Evaluation = Callable[[Any], float]
+
+
+def score_evaluation(state: SearchState) -> float:
+    """The state's score: the default evaluation."""
+    return float(state.score)
+
+
+def _actions_without_stop(state: SearchState, agent: int) -> Sequence[Any]:
+    """Legal actions, minus Stop for agent 0 unless Stop is its only action."""
+    actions = state.legal_actions(agent)
+    if agent == 0 and len(actions) > 1 and STOP_ACTION in actions:
+        return [a for a in actions if a != STOP_ACTION]
+    return actions
+
+
+def _resolve_evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
+    """The evaluation function for `spec` and the name `describe` shows for it."""
+    if callable(spec):
+        return spec, getattr(spec, "__name__", type(spec).__name__)
+    if spec == "score":
+        return score_evaluation, spec
+    from agents.evaluation import resolve_evaluation  # lazy: evaluation imports heavier things
+
+    return resolve_evaluation(spec), spec
+
+
+class _SearchAgent(BaseAgent):
+    """Settings and bookkeeping shared by the three search agents."""
+
+    def __init__(self, *, depth: int = 2, evaluation: str | Evaluation = "score",
+                 allow_stop: bool = True, tie_break: str = "first", index: int = 0) -> None:
+        super().__init__(index)
+        name = type(self).__name__
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"{name}: depth must be a positive integer, got {depth!r}")
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"{name}: unknown tie_break {tie_break!r} "
+                             f"(choose {' or '.join(TIE_BREAKS)})")
+        self.depth = depth
+        self.allow_stop = allow_stop
+        self.tie_break = tie_break
+        self.evaluation, self._evaluation_name = _resolve_evaluation(evaluation)
+        self.last_decision: Decision | None = None
+        self._actions: ActionGenerator | None = None if allow_stop else _actions_without_stop
+
+    def settings(self) -> str:
+        """The settings `describe` shows, e.g. `depth=3 better`."""
+        parts = [f"depth={self.depth}", self._evaluation_name]
+        if not self.allow_stop:
+            parts.append("allow_stop=False")
+        if self.tie_break != "first":
+            parts.append(f"tie_break={self.tie_break}")
+        return " ".join(parts + self._extra_settings())
+
+    def _extra_settings(self) -> list[str]:
+        return []
+
+    def _search(self, state: SearchState) -> Decision:
+        raise NotImplementedError
+
+    def get_action(self, state: SearchState) -> Any:
+        """Search from `state` and return the chosen action (also kept in `last_decision`)."""
+        decision = self._search(state)
+        self.last_decision = decision
+        if self.tie_break == "random" and len(decision.best_actions) > 1:
+            return self.rng.choice(decision.best_actions)
+        return decision.action
+
+
+class MinimaxAgent(_SearchAgent):
+    """Plays the minimax action: every ghost is assumed to play its worst move for Pacman."""
+
+    def _search(self, state: SearchState) -> Decision:
+        return minimax(state, self.depth, self.evaluation, actions=self._actions)
+
+
+class AlphaBetaAgent(_SearchAgent):
+    """Plays the minimax action, found with alpha-beta pruning."""
+
+    def _search(self, state: SearchState) -> Decision:
+        return alphabeta(state, self.depth, self.evaluation, actions=self._actions)
+
+
+class ExpectimaxAgent(_SearchAgent):
+    """Plays the action of best expected value, ghosts being random (uniform or directional)."""
+
+    def __init__(self, *, depth: int = 2, evaluation: str | Evaluation = "score",
+                 allow_stop: bool = True, tie_break: str = "first",
+                 ghost_model: str = "uniform", index: int = 0) -> None:
+        if ghost_model not in GHOST_MODELS:
+            raise ValueError(f"{type(self).__name__}: unknown ghost_model {ghost_model!r} "
+                             f"(choose {' or '.join(GHOST_MODELS)})")
+        super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
+                         tie_break=tie_break, index=index)
+        self.ghost_model = ghost_model
+        self._chance: ChanceModel | None = None
+        if ghost_model == "directional":
+            from agents.ghosts import directional_distribution  # lazy: only this model needs it
+
+            self._chance = directional_distribution
+
+    def _extra_settings(self) -> list[str]:
+        return [] if self.ghost_model == "uniform" else [f"ghost_model={self.ghost_model}"]
+
+    def _search(self, state: SearchState) -> Decision:
+        return expectimax(state, self.depth, self.evaluation, actions=self._actions,
+                          chance=self._chance)

@@ -1,0 +1,106 @@
+"""Explain a failed case: re-run the agent and the reference search with the classic bugs.
+
+Two complementary probes, because a buggy agent often crashes on the real tree (it evaluates a
+node the test gives no value):
+
+- re-run the *agent* at other depths on the real tree and see whether it then matches the
+  solution (depth - 1: one ply too deep; depth + 1: too shallow; depth * num_agents: depth
+  counted per agent move);
+- run the agent once more on a *tolerant* tree (missing values read as 0) and compare what it
+  did with the reference search run with one bug switched on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pacman.grading.parser import TreeCase
+from pacman.grading.reference import ReferenceOutcome, reference_search
+from pacman.grading.runner import AgentRun, run_agent
+from pacman.grading.tree import MissingValueError, TerminalSuccessorError
+
+__all__ = ["HINTS", "diagnose"]
+
+TOLERANT_VALUE = 0.0
+
+HINTS = {
+    "too_deep": "search depth off by one: the agent searches one ply too deep "
+                "(it would pass with depth - 1)",
+    "too_shallow": "search depth off by one: the agent searches one ply too shallow "
+                   "(it would pass with depth + 1)",
+    "partial_ply": "partial-ply bug: depth is counted per agent move instead of per ply "
+                   "(one ply = MAX's move + one move of every other agent)",
+    "equality": "alpha-beta prunes on equality: prune only when v > beta (MAX) "
+                "or v < alpha (MIN)",
+    "no_pruning": "alpha-beta does not prune: it generated exactly what minimax generates",
+    "prunes": "the agent prunes like alpha-beta, but minimax must expand every child",
+    "as_minimax": "expectimax treats chance nodes as MIN nodes: average their children",
+    "tie": "root tie: return the first best action in legal-action order",
+    "non_leaf": "evaluate only leaves: nodes at the depth limit and win/lose nodes",
+    "terminal": "a win/lose node is a leaf: evaluate it, never generate its successors",
+    "duplicates": "generate each child once (keep the successor you generated)",
+}
+
+
+def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, ...]:
+    """Hints that explain why `actual` (the agent's run on `case`) differs from the solution."""
+    hints: list[str] = []
+    expected = (case.expected_action, case.expected_generated)
+
+    if actual.error_type == MissingValueError.__name__:
+        hints.append(HINTS["non_leaf"])
+    if actual.error_type == TerminalSuccessorError.__name__:
+        hints.append(HINTS["terminal"])
+    if actual.duplicates:
+        hints.append(HINTS["duplicates"])
+
+    # Probe 1: the agent itself at other depths, on the real tree.
+    depth, agents = case.depth, case.tree.num_agents
+    if depth > 1 and run_agent(agent_class, case, depth - 1).same_as(*expected):
+        hints.append(HINTS["too_deep"])
+    if run_agent(agent_class, case, depth + 1).same_as(*expected):
+        hints.append(HINTS["too_shallow"])
+    if agents > 1 and run_agent(agent_class, case, depth * agents).same_as(*expected):
+        hints.append(HINTS["partial_ply"])
+
+    # Probe 2: the agent on a tolerant tree against the reference with one bug switched on.
+    tolerant = run_agent(agent_class, case, depth, TOLERANT_VALUE)
+    if tolerant.error is None and not tolerant.duplicates:
+        def behaves_like(alg: str = case.alg, search_depth: int = depth,
+                         **bug: bool) -> bool:
+            try:
+                reference = reference_search(case.tree, alg, search_depth,
+                                             default_value=TOLERANT_VALUE, **bug)
+            except MissingValueError:  # pragma: no cover - tolerant trees have every value
+                return False
+            return tolerant.same_as(reference.action, reference.generated)
+
+        if depth > 1 and behaves_like(search_depth=depth - 1):
+            hints.append(HINTS["too_shallow"])
+        if behaves_like(search_depth=depth + 1):
+            hints.append(HINTS["too_deep"])
+        if agents > 1 and behaves_like(per_agent_depth=True):
+            hints.append(HINTS["partial_ply"])
+        if case.alg == "AlphaBetaAgent":
+            if behaves_like(prune_on_equality=True):
+                hints.append(HINTS["equality"])
+            if behaves_like(alg="MinimaxAgent"):
+                hints.append(HINTS["no_pruning"])
+        elif case.alg == "MinimaxAgent" and behaves_like(alg="AlphaBetaAgent"):
+            hints.append(HINTS["prunes"])
+        elif case.alg == "ExpectimaxAgent" and behaves_like(alg="MinimaxAgent"):
+            hints.append(HINTS["as_minimax"])
+
+    if (actual.error is None and actual.generated == case.expected_generated
+            and actual.action != case.expected_action):
+        correct = _reference_or_none(case)
+        if correct is not None and actual.action in correct.best_actions:
+            hints.append(HINTS["tie"])
+    return tuple(dict.fromkeys(hints))
+
+
+def _reference_or_none(case: TreeCase) -> ReferenceOutcome | None:
+    try:
+        return reference_search(case.tree, case.alg, case.depth)
+    except (MissingValueError, ValueError):
+        return None

@@ -1,0 +1,98 @@
+"""A plain reference search on test trees, with the classic bugs as switches for diagnostics.
+
+Deliberately independent of `agents.search` (the environment never imports the agents) and
+written for clarity, not speed: it is the yardstick that explains a student's failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pacman.grading.tree import GameTree, TreeRun, TreeState
+
+__all__ = ["ReferenceOutcome", "reference_search"]
+
+_INF = float("inf")
+
+
+@dataclass(frozen=True)
+class ReferenceOutcome:
+    """What the reference search chose and generated, with every root action's value."""
+
+    action: str
+    generated: frozenset[str]
+    root_values: tuple[tuple[str, float], ...]
+
+    @property
+    def best_actions(self) -> tuple[str, ...]:
+        """Root actions whose value is the best one, in legal order."""
+        best = max(value for _, value in self.root_values)
+        return tuple(action for action, value in self.root_values if value == best)
+
+
+def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: bool = False,
+                     prune_on_equality: bool = False,
+                     default_value: float | None = None) -> ReferenceOutcome:
+    """Run `alg` ("MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent") on `tree`.
+
+    `per_agent_depth` counts `depth` in single agent moves instead of plies (the partial-ply
+    bug); `prune_on_equality` makes alpha-beta prune on `>=`/`<=`; `default_value` is used for
+    nodes without a value (otherwise evaluating them raises `MissingValueError`).
+    """
+    run = TreeRun(tree, default_value)
+    n = tree.num_agents
+    pruning = alg == "AlphaBetaAgent"
+
+    def cut(v: float, bound: float, above: bool) -> bool:
+        if not pruning:
+            return False
+        if above:
+            return v >= bound if prune_on_equality else v > bound
+        return v <= bound if prune_on_equality else v < bound
+
+    def value(state: TreeState, agent: int, left: int, alpha: float, beta: float) -> float:
+        # `left` counts plies, or agent moves with per_agent_depth, still to search.
+        if state.is_win() or state.is_lose():
+            return state.score
+        if left == 0 and (agent == 0 or per_agent_depth):
+            return state.score
+        actions = state.legal_actions(agent)
+        if not actions:
+            return state.score
+        nxt = (agent + 1) % n
+        nxt_left = left - 1 if per_agent_depth or nxt == 0 else left
+        if agent == 0:
+            best = -_INF
+            for action in actions:
+                best = max(best, value(state.successor(agent, action), nxt, nxt_left,
+                                       alpha, beta))
+                if cut(best, beta, above=True):
+                    return best
+                alpha = max(alpha, best)
+            return best
+        if alg == "ExpectimaxAgent":
+            total = sum(value(state.successor(agent, action), nxt, nxt_left, alpha, beta)
+                        for action in actions)
+            return total / len(actions)
+        worst = _INF
+        for action in actions:
+            worst = min(worst, value(state.successor(agent, action), nxt, nxt_left,
+                                     alpha, beta))
+            if cut(worst, alpha, above=False):
+                return worst
+            beta = min(beta, worst)
+        return worst
+
+    root = run.root()
+    nxt = 1 % n
+    left = depth - 1 if per_agent_depth or nxt == 0 else depth
+    alpha = -_INF
+    root_values = []
+    for action in root.legal_actions(0):
+        v = value(root.successor(0, action), nxt, left, alpha, _INF)
+        root_values.append((action, v))
+        alpha = max(alpha, v)
+    if not root_values:
+        raise ValueError(f"the start node {tree.start} has no actions")
+    outcome = ReferenceOutcome("", frozenset(run.generated), tuple(root_values))
+    return ReferenceOutcome(outcome.best_actions[0], outcome.generated, outcome.root_values)

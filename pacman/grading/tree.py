@@ -1,0 +1,151 @@
+"""A game tree from a test file, playable through the search-state interface, recording visits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "GameTree",
+    "IllegalTreeActionError",
+    "MissingValueError",
+    "TerminalSuccessorError",
+    "TreeError",
+    "TreeRun",
+    "TreeState",
+    "tree_evaluation",
+]
+
+
+class TreeError(Exception):
+    """An agent used a test tree in a way a correct search never does."""
+
+
+class MissingValueError(TreeError):
+    """The agent evaluated a node that has no value in the test (a non-leaf)."""
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+        super().__init__(f"evaluation of node {node} which has no value (evaluated a non-leaf?)")
+
+
+class TerminalSuccessorError(TreeError):
+    """The agent asked for a successor of a won or lost node."""
+
+    def __init__(self, node: str, outcome: str) -> None:
+        self.node = node
+        super().__init__(f"successor of node {node} requested, but {node} is a {outcome} "
+                         "state (a leaf)")
+
+
+class IllegalTreeActionError(TreeError):
+    """The agent played an action the node does not list."""
+
+    def __init__(self, node: str, action: object, legal: tuple[str, ...]) -> None:
+        self.node = node
+        super().__init__(f"action {action!r} is not legal at node {node} "
+                         f"(legal: {' '.join(legal) or 'none'})")
+
+
+@dataclass(frozen=True)
+class GameTree:
+    """The graph of a test: start node, agent count, children in file order, values, outcomes."""
+
+    start: str
+    num_agents: int
+    children: Mapping[str, tuple[tuple[str, str], ...]]
+    values: Mapping[str, float]
+    win_states: frozenset[str]
+    lose_states: frozenset[str]
+
+    def actions(self, node: str) -> tuple[str, ...]:
+        """The actions listed for `node`, in file order."""
+        return tuple(action for action, _ in self.children.get(node, ()))
+
+
+class TreeRun:
+    """What one agent run did to a tree: every generated node, and each (node, action) count.
+
+    `default_value`, when set, is the value of nodes the test gives none (the grader's
+    diagnostics use it to see what a buggy agent would have chosen instead of failing).
+    """
+
+    __slots__ = ("default_value", "edge_counts", "generated", "tree")
+
+    def __init__(self, tree: GameTree, default_value: float | None = None) -> None:
+        self.tree = tree
+        self.default_value = default_value
+        self.generated: set[str] = {tree.start}
+        self.edge_counts: dict[tuple[str, str], int] = {}
+
+    def root(self) -> TreeState:
+        """The start node as a search state bound to this run."""
+        return TreeState(self, self.tree.start)
+
+    def duplicate_edges(self) -> list[tuple[str, str, int]]:
+        """(node, action, times) for every child generated more than once."""
+        return [(node, action, count) for (node, action), count in self.edge_counts.items()
+                if count > 1]
+
+
+class TreeState:
+    """One node of a test tree; satisfies the `SearchState` protocol of `agents.search`."""
+
+    __slots__ = ("_run", "node")
+
+    def __init__(self, run: TreeRun, node: str) -> None:
+        self._run = run
+        self.node = node
+
+    @property
+    def num_agents(self) -> int:
+        """The test's `num_agents`."""
+        return self._run.tree.num_agents
+
+    def legal_actions(self, agent: int = 0) -> tuple[str, ...]:
+        """The node's actions in file order (whoever moves); none at a won or lost node."""
+        if self.is_win() or self.is_lose():
+            return ()
+        return self._run.tree.actions(self.node)
+
+    def successor(self, agent: int, action: str) -> TreeState:
+        """The child reached by `action`; recorded as generated."""
+        run = self._run
+        tree = run.tree
+        if self.node in tree.win_states:
+            raise TerminalSuccessorError(self.node, "win")
+        if self.node in tree.lose_states:
+            raise TerminalSuccessorError(self.node, "lose")
+        for listed, child in tree.children.get(self.node, ()):
+            if listed == action:
+                edge = (self.node, listed)
+                run.edge_counts[edge] = run.edge_counts.get(edge, 0) + 1
+                run.generated.add(child)
+                return TreeState(run, child)
+        raise IllegalTreeActionError(self.node, action, tree.actions(self.node))
+
+    def is_win(self) -> bool:
+        """True if the test lists the node in `win_states`."""
+        return self.node in self._run.tree.win_states
+
+    def is_lose(self) -> bool:
+        """True if the test lists the node in `lose_states`."""
+        return self.node in self._run.tree.lose_states
+
+    @property
+    def score(self) -> float:
+        """The node's value from the `evaluation` block; `MissingValueError` if it has none."""
+        value = self._run.tree.values.get(self.node)
+        if value is None:
+            if self._run.default_value is None:
+                raise MissingValueError(self.node)
+            return self._run.default_value
+        return value
+
+    def __repr__(self) -> str:
+        return f"TreeState({self.node!r})"
+
+
+def tree_evaluation(state: TreeState) -> float:
+    """The evaluation the grader hands to agents: the node's value (its score)."""
+    return state.score
