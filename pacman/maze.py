@@ -118,6 +118,9 @@ class Maze:
         Raises `ValueError` for a wall or off-board position.
         """
         ends_a, ends_b = self._ends(a), self._ends(b)
+        if self.index(a) == self.index(b):
+            return 0
+
         return min(self.distances[i][j] + extra_a + extra_b
                    for i, extra_a in ends_a for j, extra_b in ends_b)
 
