@@ -18,7 +18,8 @@ from pacman import load_layout, run_game
 
 GOLDEN = Path(__file__).parent / "golden"
 # An explicit weighted sum, so that retuning the named evaluations does not move these files.
-EVALUATION = "score:1,food:-1,food_left:-10,ghost:4,radius:3,capsule:-2,capsules_left:-40,scared:200"
+EVALUATION = ("score:1,food:-1,food_left:-10,ghost:4,radius:3,capsule:-2,capsules_left:-40,"
+              "scared:200")
 AGENTS = {"minimax": MinimaxAgent, "alphabeta": AlphaBetaAgent, "expectimax": ExpectimaxAgent}
 SEED = 2
 MAX_MOVES = 120
