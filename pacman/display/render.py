@@ -1,0 +1,642 @@
+"""Draw game states with pygame, on screen or off it: the classic CS188 look, as surfaces or arrays.
+
+`Renderer` draws onto any surface and needs no window: `Renderer(layout).render(state)` returns
+an `H x W x 3` uint8 array (works with `SDL_VIDEODRIVER=dummy` or with no video at all). The
+walls are rasterised once per layout and cell size into a maze surface; a frame is then one
+blit of the board plus a few cached sprites. `FrameExport` wraps another display and writes the
+last frame (`--screenshot`) or every frame (`--gif`) of a game.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pacman.display.base import Display, MoveInfo
+from pacman.layout import Layout, Position
+from pacman.maze import Point
+from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on stdout
+os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "pacman")  # else pygame names it after argv[0]
+import pygame
+
+if TYPE_CHECKING:
+    from pacman.record import GameRecord
+    from pacman.state import GameState
+
+Color = tuple[int, int, int]
+
+# The CS188 palette (graphicsDisplay.py), as 0-255 RGB.
+BACKGROUND: Color = (0, 0, 0)
+WALL_COLOR: Color = (0, 51, 255)
+FOOD_COLOR: Color = (255, 255, 255)
+CAPSULE_COLOR: Color = (255, 255, 255)
+PACMAN_COLOR: Color = (255, 255, 61)
+GHOST_COLORS: tuple[Color, ...] = (
+    (230, 0, 0),      # red
+    (0, 77, 230),     # blue
+    (250, 105, 18),   # orange
+    (26, 191, 179),   # green
+    (255, 153, 0),    # yellow
+    (102, 33, 232),   # purple
+)
+SCARED_COLOR: Color = (33, 33, 200)      # frightened ghost body
+SCARED_FACE: Color = (255, 184, 174)
+FLASH_COLOR: Color = (235, 235, 255)     # the last moves of the scared timer blink white
+FLASH_FACE: Color = (230, 0, 0)
+EYE_COLOR: Color = (255, 255, 255)
+PUPIL_COLOR: Color = (0, 0, 0)
+SCORE_COLOR: Color = (230, 230, 51)
+TEXT_COLOR: Color = (200, 200, 200)
+STATUS_BACKGROUND: Color = (0, 0, 0)
+
+CELL_SIZE = 30           # pixels per cell at zoom 1 (CS188's gridSize)
+WALL_RADIUS = 0.15       # half-width of a wall "tube", in cells (CS188)
+PACMAN_RADIUS = 0.5      # CS188 PACMAN_SCALE
+FOOD_RADIUS = 0.1        # CS188 FOOD_SIZE
+CAPSULE_RADIUS = 0.25    # CS188 CAPSULE_SIZE
+FLASH_TIME = 10          # scared ghosts blink during their last FLASH_TIME moves
+MOUTH_CLOSED = 30.0      # degrees of mouth opening on a cell (CS188: 30 + 80 sin(pi * frac))
+MOUTH_WIDE = 110.0
+_SUPERSAMPLE = 4         # sprites are drawn this many times larger, then smooth-scaled
+_ANGLE = {EAST: 0.0, NORTH: 90.0, WEST: 180.0, SOUTH: 270.0, STOP: 0.0}
+
+
+class ExportError(ValueError):
+    """A frame export that cannot be done (e.g. `--gif` without Pillow)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What one frame shows: `state` with its agents possibly between cells.
+
+    `board` is the state whose food and capsules are drawn (the previous one during the first
+    half of a glide, so a dot disappears when Pacman reaches it). `mouth` is Pacman's mouth
+    opening in degrees.
+    """
+
+    state: GameState
+    board: GameState
+    pacman: Point
+    ghosts: tuple[Point, ...]
+    mouth: float
+
+    @classmethod
+    def still(cls, state: GameState, mouth: float = 50.0) -> Scene:
+        """The agents on their cells, as in `state`."""
+        return cls(state, state, state.pacman_position, state.ghost_positions, mouth)
+
+
+def chomp(pacman_moves: int) -> float:
+    """Mouth opening without gliding: alternate wide and narrow, one move each."""
+    return 70.0 if pacman_moves % 2 else MOUTH_CLOSED
+
+
+def interpolate(before: GameState, after: GameState, fraction: float) -> Scene:
+    """The scene `fraction` (0..1) of the way from `before` to `after` (one round of moves).
+
+    Agents glide in straight lines; a jump of more than one cell (an eaten ghost going home)
+    happens at once.
+    """
+    fraction = min(1.0, max(0.0, fraction))
+    pacman = _between(before.pacman_position, after.pacman_position, fraction)
+    ghosts: tuple[Point, ...]
+    if before.num_ghosts == after.num_ghosts:
+        ghosts = tuple(_between(a, b, fraction)
+                       for a, b in zip(before.ghost_positions, after.ghost_positions))
+    else:
+        ghosts = after.ghost_positions
+    moved = abs(pacman[0] - before.pacman_position[0]) + abs(pacman[1] - before.pacman_position[1])
+    mouth = MOUTH_CLOSED + (MOUTH_WIDE - MOUTH_CLOSED) * math.sin(math.pi * min(1.0, moved))
+    board = before if fraction < 0.5 else after
+    return Scene(after, board, pacman, ghosts, mouth)
+
+
+def _between(a: Point, b: Point, fraction: float) -> Point:
+    if abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1.01:
+        return b
+    return (a[0] + (b[0] - a[0]) * fraction, a[1] + (b[1] - a[1]) * fraction)
+
+
+def ghost_look(scared_timer: int) -> str:
+    """'normal', 'scared' or 'flash' (white) for a ghost's scared timer."""
+    if scared_timer <= 0:
+        return "normal"
+    if scared_timer > FLASH_TIME:
+        return "scared"
+    return "flash" if (scared_timer // 2) % 2 else "scared"
+
+
+def describe_agents(agents: Sequence[str]) -> str:
+    """E.g. `AlphaBetaAgent depth=3 better vs 2 x RandomGhost`."""
+    if not agents:
+        return ""
+    groups: list[list[Any]] = []
+    for name in agents[1:]:
+        if groups and groups[-1][0] == name:
+            groups[-1][1] += 1
+        else:
+            groups.append([name, 1])
+    ghosts = ", ".join(f"{count} x {name}" if count > 1 else name for name, count in groups)
+    return f"{agents[0]} vs {ghosts}" if ghosts else agents[0]
+
+
+def status_lines(state: GameState, agents: Sequence[str], move: MoveInfo | None,
+                 note: str = "") -> tuple[str, str, str]:
+    """The three status-bar lines: score and moves, the agents, the last search and `note`."""
+    moves = move.pacman_moves if move is not None else 0
+    first = f"Score: {state.score}    Moves: {moves}"
+    third = ""
+    if move is not None and move.nodes is not None:
+        took = (f"{move.seconds * 1000:.1f} ms" if move.seconds < 1 else
+                f"{move.seconds:.2f} s")
+        third = f"last move: {move.nodes:,} nodes in {took}"
+    if note:
+        third = f"{third}    {note}" if third else note
+    return first, describe_agents(agents), third
+
+
+class Renderer:
+    """Draws the states of one layout at one cell size; caches the maze and sprites.
+
+    Works on any surface, with or without a window. `render(state)` returns an `H x W x 3`
+    uint8 array; `draw(surface, scene, ...)` draws a (possibly interpolated) scene.
+    """
+
+    def __init__(self, layout: Layout, zoom: float = 1.0, *, cell_size: int | None = None,
+                 status_bar: bool = True) -> None:
+        self.layout = layout
+        self.cell = max(4, int(cell_size if cell_size is not None else round(CELL_SIZE * zoom)))
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.font_size = max(11, round(self.cell * 0.55))
+        self.font = pygame.font.Font(None, self.font_size)
+        self.line_height = self.font.get_linesize()
+        self.status_height = 3 * self.line_height + 6 if status_bar else 0
+        self.board_width = layout.width * self.cell
+        self.board_height = layout.height * self.cell
+        self.size = (self.board_width, self.board_height + self.status_height)
+        self.maze = _maze_surface(layout, self.cell)
+        self._board = self.maze.copy()
+        self._board_items: tuple[tuple[Position, ...], tuple[Position, ...]] | None = None
+        self._board_changes: list[pygame.Rect] = []  # cells redrawn by the last _board_for
+        self._full_board: pygame.Surface | None = None  # the maze with all the food
+        self._canvas: pygame.Surface | None = None      # render()'s off-screen frame
+        self._sprites: dict[tuple[Any, ...], pygame.Surface] = {}
+        self._texts: dict[tuple[str, Color], pygame.Surface] = {}
+
+    @staticmethod
+    def size_for(layout: Layout, cell: int) -> tuple[int, int]:
+        """Pixel size of a renderer with status bar at this cell size (no maze drawn)."""
+        font = pygame.font.Font(None, max(11, round(cell * 0.55)))
+        return layout.width * cell, layout.height * cell + 3 * font.get_linesize() + 6
+
+    def optimize_for_display(self) -> None:
+        """Convert the cached surfaces to the window's pixel format (fast blits)."""
+        self.maze = self.maze.convert()
+        self._board = self._board.convert()
+        self._full_board = None
+        self._sprites = {key: s.convert_alpha() for key, s in self._sprites.items()}
+
+    # ----------------------------------------------------------------- drawing
+    def to_pixels(self, position: Point) -> tuple[float, float]:
+        """Pixel centre of a (possibly fractional) board position."""
+        x, y = position
+        return (x + 0.5) * self.cell, (self.layout.height - 0.5 - y) * self.cell
+
+    def draw(self, target: pygame.Surface, scene: Scene, status: Sequence[str] = (),
+             origin: tuple[int, int] = (0, 0)) -> list[pygame.Rect]:
+        """Draw a scene (and the status lines, if this renderer has a bar) onto `target`.
+
+        Returns the rectangles of the agents and the status bar: with the previous frame's,
+        all that changed (eaten food is always under Pacman).
+        """
+        ox, oy = origin
+        board = self._board_for(scene.board)
+        target.blit(board, origin)
+        rects = [rect.move(origin) for rect in self._board_changes]
+        state = scene.state
+        cell = self.cell
+        sprite = self._pacman_sprite(state.pacman_direction, scene.mouth)
+        px, py = self.to_pixels(scene.pacman)
+        rects.append(target.blit(sprite, (ox + round(px - cell / 2), oy + round(py - cell / 2))))
+        for index, (position, facing, timer) in enumerate(  # ghosts on top: a catch shows
+                zip(scene.ghosts, state.ghost_directions, state.scared_timers)):
+            sprite = self._ghost_sprite(index, ghost_look(timer), facing)
+            px, py = self.to_pixels(position)
+            rects.append(target.blit(sprite, (ox + round(px - cell / 2),
+                                              oy + round(py - cell / 2))))
+        if self.status_height:
+            self.draw_status(target, status, origin)
+            rects.append(pygame.Rect(ox, oy + self.board_height, self.board_width,
+                                     self.status_height))
+        return rects
+
+    def draw_status(self, target: pygame.Surface, lines: Sequence[str],
+                    origin: tuple[int, int] = (0, 0)) -> None:
+        """Draw the status bar below the board."""
+        ox, oy = origin
+        top = oy + self.board_height
+        target.fill(STATUS_BACKGROUND, (ox, top, self.board_width, self.status_height))
+        for row, text in enumerate(lines[:3]):
+            if not text:
+                continue
+            color = SCORE_COLOR if row == 0 else TEXT_COLOR
+            surface = self._text(text, color)
+            target.blit(surface, (ox + 6, top + 3 + row * self.line_height))
+
+    def draw_banner(self, target: pygame.Surface, lines: Sequence[str],
+                    origin: tuple[int, int] = (0, 0)) -> None:
+        """A message box over the middle of the board (the end of a game, 'paused')."""
+        surfaces = [self._text(text, SCORE_COLOR if i == 0 else TEXT_COLOR, big=i == 0)
+                    for i, text in enumerate(lines)]
+        width = max(s.get_width() for s in surfaces) + 24
+        height = sum(s.get_height() for s in surfaces) + 16
+        box = pygame.Rect(0, 0, min(width, self.board_width), height)
+        box.center = (origin[0] + self.board_width // 2, origin[1] + self.board_height // 2)
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 200))
+        target.blit(shade, box.topleft)
+        pygame.draw.rect(target, WALL_COLOR, box, width=2, border_radius=6)
+        y = box.top + 8
+        for surface in surfaces:
+            target.blit(surface, (box.centerx - surface.get_width() // 2, y))
+            y += surface.get_height()
+
+    def render(self, state: GameState, agents: Sequence[str] = (),
+               move: MoveInfo | None = None, *, mouth: float | None = None) -> npt.NDArray[
+                   np.uint8]:
+        """The state as an `H x W x 3` uint8 RGB array (no window needed)."""
+        if self._canvas is None:
+            self._canvas = pygame.Surface(self.size)
+        surface = self._canvas
+        moves = move.pacman_moves if move is not None else 0
+        scene = Scene.still(state, chomp(moves) if mouth is None else mouth)
+        self.draw(surface, scene, status_lines(state, agents, move))
+        return surface_to_array(surface)
+
+    # ----------------------------------------------------------------- caches
+    def _board_for(self, state: GameState) -> pygame.Surface:
+        """The maze with `state`'s food and capsules, updated from the last one by erasing."""
+        food, capsules = state.food_positions, state.capsule_positions
+        self._board_changes = []
+        if (food, capsules) == self._board_items:
+            return self._board
+        previous = self._board_items
+        if previous is None or not (set(food) <= set(previous[0])
+                                    and set(capsules) <= set(previous[1])):
+            # A new game: start again from the full board, drawn once per renderer.
+            if self._full_board is None:
+                self._full_board = self.maze.copy()
+                dot = self._dot_sprite(FOOD_RADIUS, FOOD_COLOR)
+                big = self._dot_sprite(CAPSULE_RADIUS, CAPSULE_COLOR)
+                layout = self.layout
+                for cells, sprite in ((layout.food, dot), (layout.capsules, big)):
+                    for x, y in cells:
+                        self._full_board.blit(sprite, (x * self.cell,
+                                                       (layout.height - 1 - y) * self.cell))
+            self._board.blit(self._full_board, (0, 0))
+            self._board_changes.append(self._board.get_rect())
+            previous = (self.layout.food, self.layout.capsules)
+        gone = (set(previous[0]) - set(food)) | (set(previous[1]) - set(capsules))
+        for x, y in gone:  # a non-wall cell of the maze surface is plain background
+            rect = pygame.Rect(x * self.cell, (self.layout.height - 1 - y) * self.cell,
+                               self.cell, self.cell)
+            self._board.blit(self.maze, rect, rect)
+            self._board_changes.append(rect)
+        self._board_items = (food, capsules)
+        return self._board
+
+    def _text(self, text: str, color: Color, big: bool = False) -> pygame.Surface:
+        key = (("big:" if big else "") + text, color)
+        surface = self._texts.get(key)
+        if surface is None:
+            if len(self._texts) > 256:  # the status changes every move: keep the cache small
+                self._texts.clear()
+            font = pygame.font.Font(None, round(self.font_size * 1.6)) if big else self.font
+            limit = self.board_width - 12
+            surface = font.render(text, True, color)
+            while surface.get_width() > limit and len(text) > 4:
+                text = text[:-4] + "..."
+                surface = font.render(text, True, color)
+            self._texts[key] = surface
+        return surface
+
+    def _sprite(self, key: tuple[Any, ...]) -> tuple[pygame.Surface | None, pygame.Surface]:
+        """(cached sprite or None, a blank supersampled canvas to draw it on)."""
+        cached = self._sprites.get(key)
+        size = self.cell * _SUPERSAMPLE
+        return cached, pygame.Surface((size, size), pygame.SRCALPHA)
+
+    def _finish_sprite(self, key: tuple[Any, ...], canvas: pygame.Surface) -> pygame.Surface:
+        sprite = pygame.transform.smoothscale(canvas, (self.cell, self.cell))
+        if pygame.display.get_init() and pygame.display.get_surface() is not None:
+            sprite = sprite.convert_alpha()
+        self._sprites[key] = sprite
+        return sprite
+
+    def _dot_sprite(self, radius: float, color: Color) -> pygame.Surface:
+        key = ("dot", radius, color)
+        cached, canvas = self._sprite(key)
+        if cached is not None:
+            return cached
+        big = self.cell * _SUPERSAMPLE
+        pygame.draw.circle(canvas, color, (big / 2, big / 2),
+                           max(1.5 * _SUPERSAMPLE, radius * big))
+        return self._finish_sprite(key, canvas)
+
+    def _pacman_sprite(self, facing: Direction, mouth: float) -> pygame.Surface:
+        mouth = round(max(0.0, min(150.0, mouth)) / 5) * 5
+        key = ("pacman", facing, mouth)
+        cached, canvas = self._sprite(key)
+        if cached is not None:
+            return cached
+        big = self.cell * _SUPERSAMPLE
+        centre = big / 2
+        radius = PACMAN_RADIUS * big
+        if mouth <= 0:
+            pygame.draw.circle(canvas, PACMAN_COLOR, (centre, centre), radius)
+        else:
+            start = _ANGLE[facing] + mouth / 2
+            sweep = 360.0 - mouth
+            points = [(centre, centre)]
+            steps = 60
+            for i in range(steps + 1):
+                angle = math.radians(start + sweep * i / steps)
+                points.append((centre + radius * math.cos(angle),
+                               centre - radius * math.sin(angle)))
+            pygame.draw.polygon(canvas, PACMAN_COLOR, points)
+        return self._finish_sprite(key, canvas)
+
+    def _ghost_sprite(self, index: int, look: str, facing: Direction) -> pygame.Surface:
+        key = ("ghost", index % len(GHOST_COLORS) if look == "normal" else -1, look, facing)
+        cached, canvas = self._sprite(key)
+        if cached is not None:
+            return cached
+        big = self.cell * _SUPERSAMPLE
+
+        def at(x: float, y: float) -> tuple[float, float]:  # cell units, (0, 0) = centre
+            return big / 2 + x * big, big / 2 + y * big
+
+        if look == "normal":
+            body, face = GHOST_COLORS[index % len(GHOST_COLORS)], EYE_COLOR
+        elif look == "scared":
+            body, face = SCARED_COLOR, SCARED_FACE
+        else:
+            body, face = FLASH_COLOR, FLASH_FACE
+        half, top, bottom = 0.46, -0.05, 0.46
+        pygame.draw.circle(canvas, body, at(0, top), half * big)
+        skirt = [at(-half, top), at(half, top), at(half, bottom)]
+        teeth = 4
+        for i in range(teeth * 2, -1, -1):  # the wavy hem, right to left
+            x = -half + 2 * half * i / (teeth * 2)
+            skirt.append(at(x, bottom if i % 2 == 0 else bottom - 0.14))
+        skirt.append(at(-half, bottom))
+        pygame.draw.polygon(canvas, body, skirt)
+        if look == "normal":
+            dx, dy = {NORTH: (0, -1), SOUTH: (0, 1), EAST: (1, 0), WEST: (-1, 0)}.get(
+                facing, (0, 0))
+            for side in (-1, 1):
+                ex, ey = side * 0.18 + dx * 0.04, -0.1 + dy * 0.04
+                pygame.draw.ellipse(canvas, face, pygame.Rect(
+                    *at(ex - 0.13, ey - 0.16), 0.26 * big, 0.32 * big))
+                pygame.draw.circle(canvas, PUPIL_COLOR, at(ex + dx * 0.06, ey + dy * 0.08),
+                                   0.075 * big)
+        else:
+            for side in (-1, 1):
+                pygame.draw.rect(canvas, face, pygame.Rect(
+                    *at(side * 0.15 - 0.05, -0.2), 0.1 * big, 0.1 * big))
+            zigzag = [at(-0.3 + 0.1 * i, 0.2 if i % 2 else 0.13) for i in range(7)]
+            pygame.draw.lines(canvas, face, False, zigzag, max(1, round(0.05 * big)))
+        return self._finish_sprite(key, canvas)
+
+
+def surface_to_array(surface: pygame.Surface) -> npt.NDArray[np.uint8]:
+    """A surface's pixels as an `H x W x 3` uint8 RGB array."""
+    width, height = surface.get_size()
+    masks = surface.get_masks()[:3]
+    if surface.get_bytesize() == 4 and sys.byteorder == "little" and all(
+            m in (0xFF, 0xFF00, 0xFF0000, 0xFF000000) for m in masks):
+        # Read the pixels in place and pick the channels: several times faster than tobytes.
+        buffer: Any = surface.get_buffer()  # a BufferProxy: the stubs do not say "buffer"
+        rows = np.frombuffer(buffer, dtype=np.uint8).reshape(
+            height, surface.get_pitch() // 4, 4)
+        channels = [m.bit_length() // 8 - 1 for m in masks]
+        picked: npt.NDArray[np.uint8] = rows[:, :width, channels]
+        return picked
+    data = pygame.image.tobytes(surface, "RGB")
+    array: npt.NDArray[np.uint8] = np.frombuffer(data, dtype=np.uint8).reshape(
+        height, width, 3).copy()
+    return array
+
+
+def render_frame(state: GameState, zoom: float = 1.0, agents: Sequence[str] = (),
+                 status_bar: bool = True) -> npt.NDArray[np.uint8]:
+    """One state as an `H x W x 3` uint8 array. For many frames keep a `Renderer` instead."""
+    return Renderer(state.layout, zoom, status_bar=status_bar).render(state, agents)
+
+
+# --------------------------------------------------------------------- the walls
+def wall_coverage(layout: Layout, cell: int, supersample: int | None = None
+                  ) -> npt.NDArray[np.float32]:
+    """How much of each pixel the wall outlines cover (0..1), shape `(H*cell, W*cell)`.
+
+    The walls are CS188's: a tube of half-width WALL_RADIUS along the centre lines of connected
+    wall cells, rounded at ends and corners, its outline drawn about `cell / 15` pixels wide;
+    a quadrant surrounded by walls is filled, so thick wall blocks show only their outline.
+    A wall cell's pixels depend only on its 8 neighbours, so each distinct neighbourhood is
+    rasterised once (analytically, supersampled) and reused.
+    """
+    s = supersample or max(2, min(4, 120 // cell))
+    width, height = layout.width, layout.height
+    walls = np.zeros((height + 2, width + 2), dtype=bool)  # screen rows, padded with no wall
+    for x, y in layout.walls:
+        walls[height - y, x + 1] = True
+    coverage = np.zeros((height * cell, width * cell), dtype=np.float32)
+    tiles: dict[bytes, npt.NDArray[np.float32]] = {}
+    for x, y in layout.walls:
+        row, col = height - y, x + 1
+        around = walls[row - 1:row + 2, col - 1:col + 2]
+        key = around.tobytes()
+        tile = tiles.get(key)
+        if tile is None:
+            tile = tiles[key] = _wall_tile(around, cell, s)
+        top, left = (row - 1) * cell, (col - 1) * cell
+        coverage[top:top + cell, left:left + cell] = tile
+    return coverage
+
+
+def _wall_tile(around: npt.NDArray[np.bool_], cell: int, s: int) -> npt.NDArray[np.float32]:
+    """Coverage of one wall cell given its 3x3 neighbourhood (screen orientation)."""
+    n = cell * s
+    a = (np.arange(n, dtype=np.float32) + 0.5) / n - 0.5   # -0.5..0.5 across the cell
+    sx = np.where(a >= 0, 2, 0)                             # column of the side neighbour
+    ax = np.abs(a)[None, :]
+    ay = np.abs(a)[:, None]
+    rows, cols = sx[:, None], sx[None, :]                   # same maths down the screen
+    side = around[1, cols]
+    vertical = around[rows, 1]
+    diagonal = around[rows, cols]
+    r = np.float32(WALL_RADIUS)
+    line = np.float32(max(1.0, cell / 15) / cell)
+
+    def region(radius: np.float32) -> npt.NDArray[np.bool_]:
+        fillet = np.float32(2 * r - radius)
+        corner = (ax <= 2 * r) & (ay <= 2 * r) & ((ax - 2 * r) ** 2 + (ay - 2 * r) ** 2
+                                                  >= fillet * fillet)
+        result: npt.NDArray[np.bool_] = np.where(
+            side,
+            np.where(vertical, diagonal | (ax <= radius) | (ay <= radius) | corner,
+                     ay <= radius),
+            np.where(vertical, ax <= radius, ax * ax + ay * ay <= radius * radius))
+        return result
+
+    band = region(r) & ~region(np.float32(r - line))
+    tile: npt.NDArray[np.float32] = band.reshape(cell, s, cell, s).mean(
+        axis=(1, 3), dtype=np.float32)
+    return tile
+
+
+def _maze_surface(layout: Layout, cell: int) -> pygame.Surface:
+    coverage = wall_coverage(layout, cell)
+    background = np.array(BACKGROUND, dtype=np.float32)
+    wall = np.array(WALL_COLOR, dtype=np.float32)
+    pixels = background + coverage[:, :, None] * (wall - background)
+    rgb = np.rint(pixels).astype(np.uint8)
+    return pygame.image.frombytes(rgb.tobytes(), (layout.width * cell, layout.height * cell),
+                                  "RGB")
+
+
+# --------------------------------------------------------------------- exports
+def check_gif_support() -> None:
+    """Raise `ExportError` when Pillow (needed to write GIFs) is missing."""
+    try:
+        import PIL.Image  # noqa: F401
+    except ImportError:
+        raise ExportError("writing a GIF needs Pillow: pip install 'pacman-adversarial[gif]' "
+                          "(or give a folder name to get PNG frames)") from None
+
+
+class FrameExport:
+    """A display wrapper that also renders the game off-screen and exports it.
+
+    `screenshot`: a PNG of the last frame. `gif`: the whole game, one frame per round, as an
+    animated GIF (Pillow) or, when the path has no `.gif` suffix, as a folder of PNG frames.
+    With several games, the files hold the last game.
+    """
+
+    def __init__(self, inner: Display, *, screenshot: str | Path | None = None,
+                 gif: str | Path | None = None, zoom: float = 1.0,
+                 frame_time: float = 0.1) -> None:
+        self.inner = inner
+        self.screenshot = Path(screenshot) if screenshot else None
+        self.gif = Path(gif) if gif else None
+        if self.gif is not None and self.gif.suffix.lower() == ".gif":
+            check_gif_support()
+        self.zoom = zoom
+        self.frame_ms = max(20, round(1000 * (frame_time if frame_time > 0 else 0.1)))
+        self.written: list[Path] = []
+        self._renderer: Renderer | None = None
+        self._agents: tuple[str, ...] = ()
+        self._frames: list[bytes] = []
+        self._frame_count = 0
+        self._captured: GameState | None = None
+        self._last_move: MoveInfo | None = None
+
+    def __getattr__(self, name: str) -> Any:  # close(), quit_requested, ... of the window
+        return getattr(self.inner, name)
+
+    def start(self, state: GameState, agents: tuple[str, ...]) -> None:
+        """Start the inner display and the frame list."""
+        if self._renderer is None or self._renderer.layout != state.layout:
+            self._renderer = Renderer(state.layout, self.zoom)
+        self._agents = agents
+        self._frames, self._frame_count, self._last_move = [], 0, None
+        self.inner.start(state, agents)
+        self._capture(state, None)
+
+    def update(self, state: GameState, move: MoveInfo) -> None:
+        """Update the inner display; keep a frame per round."""
+        self._last_move = move if move.agent == 0 else self._last_move
+        if self.gif is not None and (move.agent == state.num_agents - 1
+                                     or state.is_terminal()):
+            self._capture(state, move)
+        self.inner.update(state, move)
+
+    def finish(self, state: GameState, record: GameRecord) -> None:
+        """Write the screenshot and the animation, then let the inner display finish."""
+        assert self._renderer is not None
+        last = self._renderer.render(state, self._agents, self._last_move)
+        self.written = []
+        if self.screenshot is not None:
+            self.screenshot.parent.mkdir(parents=True, exist_ok=True)
+            save_png(last, self.screenshot)
+            self.written.append(self.screenshot)
+        if self.gif is not None:
+            if state != self._captured:  # a game can end mid-round (or crash)
+                self._capture(state, self._last_move)
+            if self.gif.suffix.lower() == ".gif":
+                self.gif.parent.mkdir(parents=True, exist_ok=True)
+                size = self._renderer.size
+                save_gif(self._decoded(size), self.gif, self.frame_ms)
+            self.written.append(self.gif)
+        self.inner.finish(state, record)
+
+    def _capture(self, state: GameState, move: MoveInfo | None) -> None:
+        if self.gif is None or self._renderer is None:
+            return
+        frame = self._renderer.render(state, self._agents, move)
+        self._captured = state
+        if self.gif.suffix.lower() == ".gif":
+            self._frames.append(zlib.compress(frame.tobytes(), 1))  # long games stay small
+        else:
+            if self._frame_count == 0:
+                self.gif.mkdir(parents=True, exist_ok=True)
+                for old in self.gif.glob("frame-*.png"):
+                    old.unlink()
+            save_png(frame, self.gif / f"frame-{self._frame_count:05d}.png")
+        self._frame_count += 1
+
+    def _decoded(self, size: tuple[int, int]) -> Iterator[npt.NDArray[np.uint8]]:
+        width, height = size
+        for data in self._frames:
+            yield np.frombuffer(zlib.decompress(data), dtype=np.uint8).reshape(height, width, 3)
+
+
+def save_png(frame: npt.NDArray[np.uint8], path: str | Path) -> None:
+    """Write an `H x W x 3` array as a PNG (pygame; no Pillow needed)."""
+    height, width = frame.shape[:2]
+    surface = pygame.image.frombytes(np.ascontiguousarray(frame).tobytes(), (width, height),
+                                     "RGB")
+    pygame.image.save(surface, str(path))
+
+
+def save_gif(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
+             frame_ms: int = 100, hold_last_ms: int = 2000) -> None:
+    """Write frames as an animated GIF (needs Pillow); the last frame is held longer."""
+    check_gif_support()
+    from PIL import Image
+
+    images: list[Any] = []
+    palette: Any = None
+    for frame in frames:
+        image = Image.fromarray(frame, "RGB")
+        if palette is None:  # one palette for all frames: no flicker, fast quantising
+            palette = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+        images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    if not images:
+        raise ExportError("no frames to write")
+    durations = [frame_ms] * len(images)
+    durations[-1] = max(frame_ms, hold_last_ms)
+    images[0].save(str(path), save_all=True, append_images=images[1:], duration=durations,
+                   loop=0, optimize=False, disposal=1)

@@ -1,0 +1,110 @@
+"""A real window under Xvfb: `pacman play` shows the maze, and `q` quits it cleanly.
+
+Needs the Debian packages `xvfb` and `xdotool` (skipped with the reason otherwise); with
+`x11-apps` (`xwd`) the test also grabs the X screen itself and looks for the blue walls.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+WALL = (0, 51, 255)
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
+    reason="needs Xvfb and xdotool (apt-get install xvfb xdotool)")
+
+
+@pytest.fixture
+def x_display() -> Iterator[str]:
+    """A private Xvfb server; yields its DISPLAY."""
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24",
+                               "-nolisten", "tcp"], pass_fds=(write,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    try:
+        with os.fdopen(read) as pipe:
+            number = pipe.readline().strip()
+        if not number:
+            pytest.skip("Xvfb did not start")
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def xdotool(display: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["xdotool", *args], capture_output=True, text=True, timeout=20,
+                          env={**os.environ, "DISPLAY": display})
+
+
+def read_xwd(data: bytes) -> npt.NDArray[np.uint8]:
+    """An `xwd` dump (ZPixmap, true colour) as an `H x W x 3` array."""
+    fields = struct.unpack(">25I", data[:100])
+    header_size, width, height = fields[0], fields[4], fields[5]
+    byte_order, bits_per_pixel, bytes_per_line = fields[7], fields[11], fields[12]
+    masks = fields[14:17]
+    step = bits_per_pixel // 8
+    offset = header_size + 12 * fields[19]
+    rows = np.frombuffer(data, dtype=np.uint8, count=height * bytes_per_line,
+                         offset=offset).reshape(height, bytes_per_line)
+    pixels = rows[:, :width * step].reshape(height, width, step).astype(np.uint32)
+    order = range(step) if byte_order == 0 else range(step - 1, -1, -1)
+    value = sum(pixels[:, :, i] << (8 * k) for k, i in enumerate(order))
+    channels = [((value & m) >> ((m & -m).bit_length() - 1)).astype(np.uint8) for m in masks]
+    return np.stack(channels, axis=-1)
+
+
+def test_window_shows_the_maze_and_quits_on_q(x_display: str, tmp_path: Path) -> None:
+    shot = tmp_path / "last.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER",
+                                                            "WAYLAND_DISPLAY")}
+    env["DISPLAY"] = x_display
+    game = subprocess.Popen(
+        [sys.executable, "-m", "pacman", "play", "-l", "smallClassic", "-p", "keyboard",
+         "--seed", "1", "--screenshot", str(shot)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        window = ""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and game.poll() is None:
+            found = xdotool(x_display, "search", "--onlyvisible", "--class", "pacman")
+            if found.stdout.strip():
+                window = found.stdout.split()[0]
+                break
+            time.sleep(0.2)
+        assert window, f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
+        time.sleep(1.0)  # the keyboard agent waits for a key: the first frame stays up
+        if shutil.which("xwd"):
+            dump = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, timeout=20,
+                                  env={**os.environ, "DISPLAY": x_display}).stdout
+            screen = read_xwd(dump)
+            blue = (screen == WALL).all(axis=2).sum()
+            assert blue > 500, "no blue walls on the X screen"
+            yellow = ((screen[:, :, 0] > 240) & (screen[:, :, 1] > 240)
+                      & (screen[:, :, 2] < 80)).sum()
+            assert yellow > 100, "no Pacman on the X screen"
+        xdotool(x_display, "windowfocus", "--sync", window)
+        xdotool(x_display, "key", "q")
+        out, err = game.communicate(timeout=30)
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.communicate()
+    assert game.returncode == 0, err
+    assert "Outcomes:      stopped 1" in out
+    assert "Traceback" not in err
+    assert shot.exists()
