@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from pacman.display.base import Display, GameStopped, MoveInfo, NullDisplay
+from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.layout import Layout
 from pacman.record import GameRecord, Outcome
 from pacman.rules import Direction
@@ -89,7 +89,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                 started = clock()
                 try:
                     action = agent.get_action(state)
-                except (GameStopped, KeyboardInterrupt):
+                except (GameStopped, GameRestart, KeyboardInterrupt):
                     raise
                 except Exception as error:
                     raise _Fault(Outcome.CRASH, index,
@@ -147,7 +147,7 @@ def _guard(index: int, call: Any, state: GameState) -> Any:
     """Run an agent's code; its exception becomes a `crash` fault of that agent."""
     try:
         return call(state)
-    except (GameStopped, KeyboardInterrupt):
+    except (GameStopped, GameRestart, KeyboardInterrupt):
         raise
     except Exception as error:
         raise _Fault(Outcome.CRASH, index, f"{type(error).__name__}: {error}") from error

@@ -9,6 +9,7 @@ on even (grid-point) indexes.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 from functools import lru_cache
@@ -20,6 +21,10 @@ from pacman.layout import Layout, Position
 from pacman.rules import CANONICAL_ORDER, REVERSE, STOP, VECTORS, Direction
 
 Point = tuple[float, float]
+
+#: Distance-table entry for cells that cannot reach each other (walled-off regions): larger
+#: than any real distance, small enough that sums of a few never overflow.
+UNREACHABLE = 2**29
 
 
 class Maze:
@@ -115,14 +120,15 @@ class Maze:
         """Shortest path length between two positions through the maze (RULES.md walls).
 
         Half-way positions (scared ghosts) are 0.5 from each of their two grid neighbours.
-        Raises `ValueError` for a wall or off-board position.
+        Cells that cannot reach each other are `math.inf` apart. Raises `ValueError` for a
+        wall or off-board position.
         """
         ends_a, ends_b = self._ends(a), self._ends(b)
         if self.index(a) == self.index(b):
             return 0
-
-        return min(self.distances[i][j] + extra_a + extra_b
-                   for i, extra_a in ends_a for j, extra_b in ends_b)
+        distance = min(self.distances[i][j] + extra_a + extra_b
+                       for i, extra_a in ends_a for j, extra_b in ends_b)
+        return math.inf if distance >= UNREACHABLE else distance
 
     def _ends(self, position: Point) -> list[tuple[int, float]]:
         x, y = position
@@ -160,8 +166,7 @@ def _all_pairs_cached(width: int, height: int,
     number = {cell: i for i, cell in enumerate(cells)}
     neighbours = [[number[(x + dx, y + dy)] for dx, dy in ((-1, 0), (1, 0), (0, 1), (0, -1))
                    if (x + dx, y + dy) in number] for x, y in cells]
-    unreachable = np.iinfo(np.int32).max // 4
-    matrix = np.full((len(cells), len(cells)), unreachable, dtype=np.int32)
+    matrix = np.full((len(cells), len(cells)), UNREACHABLE, dtype=np.int32)
     for source in range(len(cells)):
         row = matrix[source]
         seen = [-1] * len(cells)
@@ -174,7 +179,7 @@ def _all_pairs_cached(width: int, height: int,
                 if seen[there] < 0:
                     seen[there] = step
                     queue.append(there)
-        row[:] = [d if d >= 0 else unreachable for d in seen]
+        row[:] = [d if d >= 0 else UNREACHABLE for d in seen]
     matrix.setflags(write=False)
     return matrix
 

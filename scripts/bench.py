@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pacman import GameState, load_layout, run_game  # noqa: E402
+from pacman import GameState, load_layout, run_game
 
 
 def positions(layout_name: str, count: int, seed: int) -> list[GameState]:
