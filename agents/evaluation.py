@@ -22,8 +22,11 @@ DEFAULT_RADIUS = 3
 
 def _nearest_normal_ghost(state: GameState) -> float | None:
     timers = state.scared_timers
-    distances = [d for d, t in zip(state.ghost_distances(), timers) if t == 0]
-    return min(distances) if distances else None
+    if not any(timers):
+        distances = state.ghost_distances()
+        return min(distances) if distances else None
+    normal = [d for d, t in zip(state.ghost_distances(), timers) if t == 0]
+    return min(normal) if normal else None
 
 
 def feature_score(state: GameState, radius: int) -> float:
@@ -64,8 +67,11 @@ def feature_capsules_left(state: GameState, radius: int) -> float:
 def feature_scared(state: GameState, radius: int) -> float:
     """Closeness `1 / (1 + d)` of the nearest scared ghost Pacman can reach before its timer
     runs out (`d < timer`), 0 if there is none."""
+    timers = state.scared_timers
+    if not any(timers):
+        return 0.0
     best = 0.0
-    for distance, timer in zip(state.ghost_distances(), state.scared_timers):
+    for distance, timer in zip(state.ghost_distances(), timers):
         if timer > 0 and distance < timer:
             best = max(best, 1.0 / (1.0 + distance))
     return best
