@@ -151,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds per move in the window or text display (default 0.1)")
     replay.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
     _add_output_options(replay)
+    _add_batch_commands(commands)
     return parser
 
 
@@ -335,7 +336,337 @@ def command_replay(args: argparse.Namespace) -> int:
     return 1
 
 
-COMMANDS = {"play": command_play, "layouts": command_layouts, "replay": command_replay}
+# --- batch experiments: `pacman batch`, `pacman table`, `pacman plot` ------------------------
+
+DEFAULT_RESULTS = "results/pacman.db"
+_TABLE_COLUMNS = "agent,depth,evaluation,ghost,num_ghosts,layout"
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    return value
+
+
+def _add_batch_commands(commands: Any) -> None:
+    """The `batch`, `table` and `plot` subcommands."""
+    batch = commands.add_parser(
+        "batch", help="play a grid of configurations x N seeds in parallel into SQLite",
+        description="Play every configuration of a grid (Pacman agents x settings x ghosts x "
+                    "numbers of ghosts x layouts) N times in parallel worker processes, storing "
+                    "each game as it ends. Run the same command again to resume.")
+    batch.add_argument("experiment", nargs="?", default=None, metavar="EXPERIMENT",
+                       help="experiment file (.toml, or .json) with the grid; options given "
+                            "on the command line replace its values")
+    batch.add_argument("-p", "--pacman", action="append", metavar="AGENT[@SETTINGS]",
+                       help="Pacman agent; repeat to compare several; settings after @ are "
+                            "its own, e.g. 'alphabeta@depth=2|3,evaluation=better'")
+    batch.add_argument("-a", "--agent-args", action="append", metavar="SETTINGS",
+                       help="settings k=v,k=v for every -p without @; repeat to cross sets; "
+                            "k=v1|v2 crosses values")
+    batch.add_argument("-g", "--ghosts", action="append", metavar="AGENT[@SETTINGS]",
+                       help="ghost agent; repeat to compare (default: RandomGhost)")
+    batch.add_argument("--ghost-args", action="append", metavar="SETTINGS",
+                       help="settings for every -g without @, as -a")
+    batch.add_argument("-k", "--num-ghosts", action="append", type=_non_negative_int,
+                       metavar="N", help="number of ghosts; repeat to compare (default: all "
+                                         "the layout has)")
+    batch.add_argument("-l", "--layout", action="append", metavar="LAYOUT",
+                       help="layout name or .lay path; repeat to compare (default: "
+                            "mediumClassic)")
+    batch.add_argument("-n", "--games", type=_positive_int, default=None,
+                       help="games (seeds) per configuration (default 10)")
+    batch.add_argument("--seed", type=int, default=None,
+                       help="batch seed (default 0): each game's seed is derived from it, "
+                            "the configuration and the game's index")
+    batch.add_argument("--max-moves", type=_positive_int, default=None,
+                       help="cap on Pacman moves (outcome 'capped')")
+    batch.add_argument("--move-timeout", type=_positive_float, default=None,
+                       help="seconds allowed per move (outcome 'timeout')")
+    batch.add_argument("--game-timeout", type=_positive_float, default=None,
+                       help="seconds allowed per game: its worker is stopped and the game "
+                            "recorded as 'timeout'")
+    batch.add_argument("-j", "--jobs", type=_positive_int, default=None,
+                       help="worker processes (default: all cores)")
+    batch.add_argument("-o", "--out", default=DEFAULT_RESULTS, metavar="FILE.db",
+                       help=f"results file (default {DEFAULT_RESULTS})")
+    batch.add_argument("--backend", choices=("process", "dask"), default="process",
+                       help="process pool on this machine (default) or a Dask cluster")
+    batch.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="Dask scheduler, e.g. tcp://host:8786 (default with --backend "
+                            "dask: a local cluster of --jobs workers)")
+    batch.add_argument("--dry-run", action="store_true",
+                       help="list the configurations and how many games are stored, play none")
+
+    table = commands.add_parser("table", help="win-rate table of a results file")
+    table.add_argument("results", metavar="RESULTS.db", help="a file written by pacman batch")
+    table.add_argument("--by", default=None, metavar="COLUMNS",
+                       help=f"group by these comma-separated columns (default {_TABLE_COLUMNS});"
+                            " also: settings, ghost_settings, max_moves, move_timeout, seed, "
+                            "version, any Pacman setting, ghost.SETTING")
+    table.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+
+    plot = commands.add_parser("plot", help="win-rate and score plots (PNG) of a results file")
+    plot.add_argument("results", metavar="RESULTS.db", help="a file written by pacman batch")
+    plot.add_argument("-o", "--out", default=None, metavar="DIR",
+                      help="folder for the PNG files (default: plots/ beside the results)")
+    plot.add_argument("--by", default=None, metavar="COLUMNS",
+                      help=f"group by these columns (default {_TABLE_COLUMNS})")
+
+
+def _settings_grid(text: str | None) -> list[dict[str, Any]]:
+    """`k=v,k=v` settings where a value `v1|v2` holds alternatives: one dict per combination."""
+    import itertools
+
+    settings = parse_settings(text)
+    keys = list(settings)
+    choices = [[_typed(piece.strip()) for piece in value.split("|")]
+               if isinstance(value, str) and "|" in value else [value]
+               for value in settings.values()]
+    return [dict(zip(keys, combination)) for combination in itertools.product(*choices)]
+
+
+def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None) -> list[Any]:
+    """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets."""
+    from pacman.store import AgentSpec
+
+    texts: Sequence[str | None] = shared or [None]
+    shared_sets = [grid for text in texts for grid in _settings_grid(text)]
+    specs: list[AgentSpec] = []
+    for entry in entries:
+        name, at, inline = entry.partition("@")
+        if not name.strip():
+            raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
+        sets = _settings_grid(inline) if at else shared_sets
+        specs.extend(AgentSpec.of(name.strip(), settings) for settings in sets)
+    return specs
+
+
+def _first(*values: Any) -> Any:
+    return next((value for value in values if value is not None), None)
+
+
+def command_batch(args: argparse.Namespace) -> int:
+    """`pacman batch`: play a grid of configurations x N seeds into a results file."""
+    import signal
+
+    from pacman.batch import (
+        BatchError,
+        BatchInterrupted,
+        DaskBackend,
+        Experiment,
+        Grid,
+        format_progress,
+        load_experiment,
+        plan,
+        run_batch,
+    )
+    from pacman.store import AgentSpec, StoreError
+
+    try:
+        experiment = load_experiment(args.experiment) if args.experiment else Experiment()
+        if args.agent_args and not args.pacman:
+            raise UsageError("-a/--agent-args applies to -p agents: give -p too")
+        if args.ghost_args and not args.ghosts:
+            args.ghosts = ["RandomGhost"]
+        pacman = (_agent_specs(args.pacman, args.agent_args) if args.pacman
+                  else list(experiment.pacman))
+        if not pacman:
+            raise UsageError("no Pacman agent: give -p AGENT, or an experiment file with "
+                             "'pacman'")
+        ghosts = (_agent_specs(args.ghosts, args.ghost_args) if args.ghosts
+                  else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
+        if args.scheduler and args.backend != "dask":
+            raise UsageError("--scheduler needs --backend dask")
+        grid = Grid(pacman=pacman, ghosts=ghosts,
+                    layouts=args.layout or experiment.layouts or ("mediumClassic",),
+                    num_ghosts=args.num_ghosts or experiment.num_ghosts or (None,),
+                    max_moves=_first(args.max_moves, experiment.max_moves),
+                    move_timeout=_first(args.move_timeout, experiment.move_timeout))
+        games = _first(args.games, experiment.games, 10)
+        seed = _first(args.seed, experiment.seed, 0)
+        game_timeout = _first(args.game_timeout, experiment.game_timeout)
+        configs = plan(grid)
+        if args.dry_run:
+            return _dry_run(configs, games, seed, args.out)
+        backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
+        show = sys.stderr.isatty()
+
+        def progress(state: Any) -> None:
+            if show:
+                print(f"\r{format_progress(state)}\033[K", end="", file=sys.stderr, flush=True)
+
+        def terminate(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
+
+        previous = signal.signal(signal.SIGTERM, terminate)
+        try:
+            result = run_batch(configs, games=games, store=args.out, seed=seed, jobs=args.jobs,
+                               backend=backend, game_timeout=game_timeout,
+                               on_progress=progress)
+        except BatchInterrupted as stop:
+            done = stop.result.already + stop.result.stored
+            if show:
+                print(file=sys.stderr)
+                show = False
+            print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
+                  f"{args.out}; run the same command again to resume", file=sys.stderr)
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            if backend is not None:
+                backend.shutdown()
+            if show:
+                print(file=sys.stderr)
+    except (BatchError, StoreError) as error:
+        raise UsageError(str(error)) from None
+    print(f"{result.stored} games played, {result.already} already stored: "
+          f"{result.already + result.stored} of {result.planned} in {result.path}"
+          + (f" ({result.elapsed:.1f}s)" if result.stored else ""))
+    if result.outcomes:
+        print("outcomes: " + ", ".join(f"{name} {count}" for name, count in
+                                       sorted(result.outcomes.items())))
+    if result.retried or result.killed:
+        print(f"played again after a worker died: {result.retried}; stopped by the game "
+              f"time limit: {result.killed}")
+    print(f"see: pacman table {result.path}")
+    return 0
+
+
+def _dry_run(configs: Sequence[Any], games: int, seed: int, out: str) -> int:
+    from pathlib import Path
+
+    from pacman.store import GameTask, open_results
+
+    done: set[tuple[str, int]] = set()
+    if Path(out).is_file():
+        with open_results(out) as store:
+            done = store.done(seed)
+    total = stored = 0
+    for resolved in configs:
+        key = resolved.config.key()
+        have = sum((key, i) in done for i in range(games))
+        total, stored = total + games, stored + have
+        first = GameTask.of(resolved.config, seed, 0).seed
+        print(f"{resolved.config.label()}: {have}/{games} stored (game 0 seed {first})")
+    print(f"{len(configs)} configurations x {games} games = {total} games; {stored} stored in "
+          f"{out}, {total - stored} to play")
+    return 0
+
+
+def _columns(text: str | None) -> tuple[list[str], bool]:
+    """The --by columns, and whether they were given (else the default, shown compactly)."""
+    if text is None:
+        return _TABLE_COLUMNS.split(","), False
+    columns = [c.strip() for c in text.split(",") if c.strip()]
+    if not columns:
+        raise UsageError("--by needs at least one column")
+    return columns, True
+
+
+def command_table(args: argparse.Namespace) -> int:
+    """`pacman table`: win rates and averages with 95% intervals, grouped by columns."""
+    from pacman.store import StoreError, open_results
+    from pacman.table import TableError, constant_columns, summarize
+
+    by, given = _columns(args.by)
+    try:
+        with open_results(args.results) as store:
+            games = store.games()
+        rows = summarize(games, by)
+    except (StoreError, TableError) as error:
+        raise UsageError(str(error)) from None
+    if not rows:
+        print(f"No games in {args.results}.", file=sys.stderr)
+        return 0
+    if args.format == "json":
+        import json
+
+        print(json.dumps([_row_dict(row) for row in rows], indent=2))
+    elif args.format == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        fields = list(_row_dict(rows[0]))
+        writer.writerow(fields)
+        for row in rows:
+            writer.writerow(["" if v is None else v for v in _row_dict(row).values()])
+    else:
+        hidden = set() if given else set(constant_columns(rows))
+        print(_markdown(rows, hidden))
+    return 0
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    import dataclasses
+
+    data = dict(row.group)
+    data.update({k: v for k, v in dataclasses.asdict(row).items() if k != "group"})
+    return data
+
+
+def _markdown(rows: Sequence[Any], hidden: set[str]) -> str:
+    def number(value: float | None, digits: int = 1) -> str:
+        return "–" if value is None else f"{value:,.{digits}f}"
+
+    def interval(low: float | None, high: float | None, digits: int = 1) -> str:
+        return "" if low is None or high is None else (
+            f" [{number(low, digits)}, {number(high, digits)}]")
+
+    shown = [column for column, _ in rows[0].group if column not in hidden]
+    header = [*shown, "games", "wins", "win rate [95% CI]", "avg score [95% CI]", "avg moves",
+              "ms/move", "nodes/move", "faults"]
+    lines = []
+    if hidden:
+        lines.append("All games: " + ", ".join(f"{column} {value}" for column, value
+                                                in rows[0].group if column in hidden) + "\n")
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join("---" if i < len(shown) else "---:"
+                                for i in range(len(header))) + "|")
+    for row in rows:
+        values = ["–" if value is None else str(value) for column, value in row.group
+                  if column not in hidden]
+        faults = ", ".join(f"{n} {name}" for name, n in (("crash", row.crashes),
+                           ("timeout", row.timeouts), ("capped", row.capped)) if n) or "–"
+        values += [str(row.games), str(row.wins),
+                   f"{row.win_rate:.2f}{interval(row.win_low, row.win_high, 2)}",
+                   number(row.score_mean) + interval(row.score_low, row.score_high),
+                   number(row.moves_mean),
+                   number(None if row.seconds_per_move is None else 1000 * row.seconds_per_move,
+                          2),
+                   number(row.nodes_per_move, 0), faults]
+        lines.append("| " + " | ".join(values) + " |")
+    lines.append("\nIntervals: Wilson score (win rate), Student t (average score); 95%.")
+    return "\n".join(lines)
+
+
+def command_plot(args: argparse.Namespace) -> int:
+    """`pacman plot`: win rate with 95% intervals and score distributions, as PNG files."""
+    from pathlib import Path
+
+    from pacman.plot import PlotError, plot_results
+    from pacman.store import StoreError, open_results
+    from pacman.table import TableError
+
+    by, _ = _columns(args.by)
+    out = Path(args.out) if args.out else Path(args.results).parent / "plots"
+    try:
+        with open_results(args.results) as store:
+            games = store.games()
+        written = plot_results(games, out, by)
+    except (StoreError, TableError, PlotError) as error:
+        raise UsageError(str(error)) from None
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+COMMANDS = {"play": command_play, "layouts": command_layouts, "replay": command_replay,
+            "batch": command_batch, "table": command_table, "plot": command_plot}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

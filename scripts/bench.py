@@ -134,6 +134,31 @@ def bench_search_deep(repeat: int) -> dict[str, Any]:
             "moves": len(states)}
 
 
+def bench_batch(games: int = 200) -> dict[str, Any]:
+    """Games/s of a `run_batch` of AlphaBeta depth 2 (`better`) on smallClassic, 1 and 2 workers.
+
+    Rates count from the first game (after the worker pool has started); `seconds_*` is the
+    whole call, pool start-up included. Run it on an otherwise quiet machine.
+    """
+    import tempfile
+
+    from pacman.batch import Progress, run_batch
+    from pacman.store import AgentSpec, GameConfig
+
+    config = GameConfig(AgentSpec.of("alphabeta", {"depth": 2, "evaluation": "better"}),
+                        layout="smallClassic", max_moves=2000)  # a cap only as a safety net
+    figures: dict[str, Any] = {"games": games}
+    with tempfile.TemporaryDirectory() as folder:
+        for jobs in (1, 2):
+            last: list[Progress] = []
+            result = run_batch([config], games=games, store=Path(folder) / f"{jobs}.db",
+                               jobs=jobs, on_progress=last.append)
+            figures[f"games_per_second_{jobs}"] = last[-1].rate
+            figures[f"seconds_{jobs}"] = result.elapsed
+    figures["speedup"] = figures["games_per_second_2"] / figures["games_per_second_1"]
+    return figures
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -149,6 +174,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "memory": lambda a: bench_memory(),
     "search": lambda a: bench_search(a.repeat),
     "search_depth4": lambda a: bench_search_deep(a.repeat),
+    "batch": lambda a: bench_batch(),
 }
 
 

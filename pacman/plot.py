@@ -1,0 +1,119 @@
+"""Plots of a results store: win rate with 95% intervals, and score distributions (PNG).
+
+Needs the optional extra `plots` (matplotlib); drawn with the Agg backend, no window.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pacman.store import StoredGame
+from pacman.table import STANDARD_COLUMNS, TableRow, constant_columns, group_games, summarize
+
+WIN_RATE_FILE = "win_rate.png"
+SCORES_FILE = "scores.png"
+
+
+class PlotError(RuntimeError):
+    """Plots that cannot be drawn (matplotlib missing, nothing to plot)."""
+
+
+def _pyplot() -> Any:
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+    except ImportError:
+        raise PlotError("plots need matplotlib: pip install 'pacman-adversarial[plots]'") from None
+    matplotlib.use("Agg")
+    return importlib.import_module("matplotlib.pyplot")
+
+
+def plot_results(games: Sequence[StoredGame], out_dir: str | Path,
+                 by: Sequence[str] = STANDARD_COLUMNS) -> list[Path]:
+    """Write `win_rate.png` and `scores.png` for the groups of `by`; return their paths.
+
+    Columns with one value across all groups are left out of the labels and named in the
+    title instead.
+    """
+    if not games:
+        raise PlotError("no games to plot")
+    plt = _pyplot()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = summarize(games, by)
+    constant = set(constant_columns(rows)) if len(by) > 1 else set()
+    labels = [_label(row, constant) for row in rows]
+    common = ", ".join(f"{column} {value}" for column, value in rows[0].group
+                       if column in constant)
+    scores = [[g.score for g in members if g.complete and g.score is not None]
+              for _, members in group_games(games, by)]
+    return [_win_rate(plt, rows, labels, common, out / WIN_RATE_FILE),
+            _scores(plt, scores, labels, common, out / SCORES_FILE)]
+
+
+def _label(row: TableRow, constant: set[str]) -> str:
+    parts = [str(value) if column in ("agent", "ghost", "evaluation", "layout")
+             else f"{column}={value}" for column, value in row.group
+             if column not in constant and value is not None]
+    return " ".join(parts) or "all games"
+
+
+def _height(groups: int) -> float:
+    return 1.6 + 0.45 * groups
+
+
+def _win_rate(plt: Any, rows: Sequence[TableRow], labels: Sequence[str], common: str,
+              path: Path) -> Path:
+    figure, axes = plt.subplots(figsize=(9, _height(len(rows))), layout="constrained")
+    positions = list(range(len(rows)))[::-1]  # first group on top
+    rates = [row.win_rate for row in rows]
+    errors = [[row.win_rate - row.win_low for row in rows],
+              [row.win_high - row.win_rate for row in rows]]
+    axes.barh(positions, rates, xerr=errors, color="#4c72b0", height=0.6,
+              error_kw={"ecolor": "#222222", "capsize": 4, "linewidth": 1.2})
+    axes.set_yticks(positions, labels)
+    axes.set_xlim(0, 1)
+    axes.set_ylim(-0.7, len(rows) - 0.3)
+    counts = axes.twinx()  # wins/games on the right, clear of the error bars
+    counts.set_ylim(axes.get_ylim())
+    counts.set_yticks(positions, [f"{row.wins}/{row.games}" for row in rows])
+    counts.tick_params(axis="y", length=0, labelsize=9)
+    axes.set_xlabel("win rate (error bars: 95% Wilson interval)")
+    axes.grid(axis="x", alpha=0.3)
+    axes.set_title("Win rate" + (f" — {common}" if common else ""), fontsize=11)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+def _scores(plt: Any, scores: Sequence[Sequence[int]], labels: Sequence[str], common: str,
+            path: Path) -> Path:
+    figure, axes = plt.subplots(figsize=(9, _height(len(scores))), layout="constrained")
+    positions = list(range(len(scores)))[::-1]
+    drawn = [(list(values), y) for values, y in zip(scores, positions) if values]
+    if drawn:
+        version = tuple(int(part) for part in plt.matplotlib.__version__.split(".")[:2])
+        # `vert` is deprecated from matplotlib 3.11; `orientation` exists from 3.10
+        sideways = {"orientation": "horizontal"} if version >= (3, 10) else {"vert": False}
+        axes.boxplot([values for values, _ in drawn], positions=[y for _, y in drawn],
+                     **sideways, widths=0.6, patch_artist=True, showmeans=True,
+                     boxprops={"facecolor": "#dd8452", "alpha": 0.7},
+                     medianprops={"color": "#222222"},
+                     meanprops={"marker": "D", "markerfacecolor": "white",
+                                "markeredgecolor": "#222222", "markersize": 5},
+                     flierprops={"marker": ".", "markersize": 4, "alpha": 0.5})
+    axes.set_yticks(positions, labels)
+    axes.set_ylim(-0.7, len(scores) - 0.3)
+    counts = axes.twinx()  # how many complete games each box is drawn from
+    counts.set_ylim(axes.get_ylim())
+    counts.set_yticks(positions, [f"n={len(values)}" for values in scores])
+    counts.tick_params(axis="y", length=0, labelsize=9)
+    axes.axvline(0, color="#888888", linewidth=0.8)
+    axes.set_xlabel("final score (box: quartiles, line: median, diamond: mean)")
+    axes.grid(axis="x", alpha=0.3)
+    axes.set_title("Scores" + (f" — {common}" if common else ""), fontsize=11)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path

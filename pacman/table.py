@@ -1,0 +1,226 @@
+"""Win-rate tables from a results store: games grouped by columns, with 95% intervals.
+
+Win rate: Wilson score interval. Average score: Student t interval (mean +- t(0.975, n-1) *
+s / sqrt(n)). Averages of score and moves use complete games only (a game killed by the
+batch's time limit has no score); time and nodes per move are pooled over all Pacman moves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+from pacman.record import Outcome
+from pacman.store import Setting, StoredGame
+
+CONFIDENCE = 0.95
+STANDARD_COLUMNS = ("agent", "depth", "evaluation", "ghost", "num_ghosts", "layout")
+#: columns every game has; any other name is a Pacman setting, `ghost.NAME` a ghost setting
+FIXED_COLUMNS = ("agent", "settings", "ghost", "ghost_settings", "num_ghosts", "layout",
+                 "max_moves", "move_timeout", "seed", "version")
+
+
+class TableError(ValueError):
+    """A grouping column that no stored game has."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """The games of one group and what they add up to."""
+
+    group: tuple[tuple[str, Setting], ...]  # (column, value) in `by` order
+    games: int
+    wins: int
+    losses: int
+    crashes: int
+    timeouts: int
+    capped: int
+    win_rate: float
+    win_low: float  # Wilson 95% interval
+    win_high: float
+    score_mean: float | None  # complete games only; None if there are none
+    score_low: float | None  # Student t 95% interval; None with fewer than two scores
+    score_high: float | None
+    moves_mean: float | None
+    seconds_per_move: float | None  # pooled over every Pacman move
+    nodes_per_move: float | None  # pooled over the moves that reported nodes
+
+    def label(self) -> str:
+        """The group's values, e.g. `AlphaBetaAgent depth=2 better`."""
+        return " ".join(str(value) if column in ("agent", "ghost", "evaluation", "layout")
+                        else f"{column}={value}" for column, value in self.group
+                        if value is not None)
+
+
+def wilson_interval(successes: int, trials: int,
+                    confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a proportion; (0, 1) with no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float],
+                  confidence: float = CONFIDENCE) -> tuple[float, float, float] | None:
+    """(mean, low, high) with the Student t interval; None for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The `p` quantile of Student's t with `df` degrees of freedom (0.5 < p < 1)."""
+    if not 0.5 < p < 1 or df < 1:
+        raise ValueError(f"t_quantile needs 0.5 < p < 1 and df >= 1, got p={p}, df={df}")
+    low, high = 0.0, 1.0
+    while _t_cdf(high, df) < p:
+        high *= 2
+    for _ in range(100):  # bisection to machine precision
+        middle = (low + high) / 2
+        if _t_cdf(middle, df) < p:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def _t_cdf(t: float, df: int) -> float:
+    """P(T <= t) for t >= 0, through the regularized incomplete beta function."""
+    return 1 - 0.5 * _incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log(1 - x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 500):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return result
+
+
+def column_value(game: StoredGame, column: str) -> Setting:
+    """The value of a grouping column for one game (None if the game does not have it)."""
+    config = game.config
+    fixed: dict[str, Setting] = {
+        "agent": config.pacman.name, "settings": config.pacman.settings_text(),
+        "ghost": config.ghost.name, "ghost_settings": config.ghost.settings_text(),
+        "num_ghosts": config.num_ghosts, "layout": config.layout,
+        "max_moves": config.max_moves, "move_timeout": config.move_timeout,
+        "seed": game.base_seed, "version": game.version,
+    }
+    if column in fixed:
+        return fixed[column]
+    if column.startswith("ghost."):
+        return config.ghost.settings_dict().get(column.removeprefix("ghost."))
+    return config.pacman.settings_dict().get(column)
+
+
+def _has_column(games: Sequence[StoredGame], column: str) -> bool:
+    if column in FIXED_COLUMNS:
+        return True
+    if column.startswith("ghost."):
+        name = column.removeprefix("ghost.")
+        return any(name in game.config.ghost.settings_dict() for game in games)
+    return any(column in game.config.pacman.settings_dict() for game in games)
+
+
+def check_columns(games: Sequence[StoredGame], by: Sequence[str]) -> None:
+    """Raise TableError for a column that no game has."""
+    for column in by:
+        if not _has_column(games, column):
+            settings = sorted({key for game in games for key, _ in game.config.pacman.settings})
+            raise TableError(f"no column {column!r}: use {', '.join(FIXED_COLUMNS)}, a Pacman "
+                             f"setting ({', '.join(settings) or 'none stored'}) or ghost.NAME")
+
+
+def group_games(games: Sequence[StoredGame],
+                by: Sequence[str]) -> list[tuple[tuple[tuple[str, Setting], ...],
+                                                 list[StoredGame]]]:
+    """Games grouped by the values of `by`, groups sorted (numbers by value)."""
+    check_columns(games, by)
+    groups: dict[tuple[Setting, ...], list[StoredGame]] = {}
+    for game in games:
+        groups.setdefault(tuple(column_value(game, c) for c in by), []).append(game)
+    ordered = sorted(groups, key=lambda values: tuple(_sort_key(v) for v in values))
+    return [(tuple(zip(by, values)), groups[values]) for values in ordered]
+
+
+def _sort_key(value: Setting) -> tuple[int, float, str]:
+    if value is None:
+        return (0, 0.0, "")
+    if isinstance(value, (int, float)):
+        return (1, float(value), "")
+    return (2, 0.0, str(value))
+
+
+def summarize(games: Sequence[StoredGame], by: Sequence[str] = STANDARD_COLUMNS
+              ) -> list[TableRow]:
+    """One row per group of `by`: counts, win rate and averages with 95% intervals."""
+    return [_row(group, members) for group, members in group_games(games, by)]
+
+
+def _row(group: tuple[tuple[str, Setting], ...], games: list[StoredGame]) -> TableRow:
+    count = len(games)
+    outcomes = [game.outcome for game in games]
+    wins = outcomes.count(Outcome.WIN)
+    low, high = wilson_interval(wins, count)
+    complete = [game for game in games if game.complete]
+    scores = [float(game.score) for game in complete if game.score is not None]
+    moves = [game.pacman_moves for game in complete if game.pacman_moves is not None]
+    interval = mean_interval(scores)
+    total_moves = sum(moves)
+    nodes_moves = sum(game.nodes_moves for game in games)
+    return TableRow(
+        group=group, games=count, wins=wins, losses=outcomes.count(Outcome.LOSS),
+        crashes=outcomes.count(Outcome.CRASH), timeouts=outcomes.count(Outcome.TIMEOUT),
+        capped=outcomes.count(Outcome.CAPPED), win_rate=wins / count, win_low=low,
+        win_high=high, score_mean=sum(scores) / len(scores) if scores else None,
+        score_low=interval[1] if interval else None,
+        score_high=interval[2] if interval else None,
+        moves_mean=total_moves / len(moves) if moves else None,
+        seconds_per_move=(sum(game.move_seconds for game in complete) / total_moves
+                          if total_moves else None),
+        nodes_per_move=(sum(game.nodes or 0 for game in games) / nodes_moves
+                        if nodes_moves else None))
+
+
+def constant_columns(rows: Sequence[TableRow]) -> list[str]:
+    """The grouping columns that have one value in every row (when there are two rows or more)."""
+    if len(rows) < 2:
+        return []
+    columns = [column for column, _ in rows[0].group]
+    return [column for i, column in enumerate(columns)
+            if len({row.group[i][1] for row in rows}) == 1]

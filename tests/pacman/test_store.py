@@ -1,0 +1,107 @@
+"""The results store: stable configuration keys and seeds, one row per game, no duplicates."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pacman.record import GameRecord, Outcome
+from pacman.store import (
+    AgentSpec,
+    GameConfig,
+    GameTask,
+    ResultStore,
+    StoreError,
+    derive_seed,
+    open_results,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
+                    AgentSpec("RandomGhost"), 2, "smallClassic")
+
+
+def a_record(seed: int, outcome: Outcome = Outcome.WIN, score: int = 1234) -> GameRecord:
+    return GameRecord(layout="smallClassic", seed=seed,
+                      agents=("AlphaBetaAgent depth=2 better", "RandomGhost", "RandomGhost"),
+                      outcome=outcome, score=score, pacman_moves=3,
+                      actions=("West", "East", "North", "South", "West", "East", "Stop"),
+                      pacman_nodes=(10, 20, 30), think_time=(0.3, 0.01, 0.01),
+                      pacman_move_times=(0.1, 0.1, 0.1))
+
+
+def test_the_key_is_canonical_json_and_round_trips() -> None:
+    same = GameConfig(AgentSpec.of("AlphaBetaAgent", {"evaluation": "better", "depth": 2}),
+                      AgentSpec("RandomGhost"), 2, "smallClassic")
+    assert CONFIG.key() == same.key()
+    assert CONFIG.key() == (
+        '{"ghost":"RandomGhost","ghost_settings":{},"layout":"smallClassic","max_moves":null,'
+        '"move_timeout":null,"num_ghosts":2,"pacman":"AlphaBetaAgent","pacman_settings":'
+        '{"depth":2,"evaluation":"better"}}')
+    assert GameConfig.from_dict(CONFIG.to_dict()) == CONFIG
+
+
+def test_seeds_are_stable_across_processes_and_hash_salts() -> None:
+    seeds = [derive_seed(0, CONFIG.key(), i) for i in range(5)]
+    assert len(set(seeds)) == 5 and all(0 <= s < 2**31 for s in seeds)
+    assert derive_seed(1, CONFIG.key(), 0) != seeds[0]
+    code = ("from pacman.store import derive_seed; import sys; "
+            "print([derive_seed(0, sys.argv[1], i) for i in range(5)])")
+    for salt in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code, CONFIG.key()], check=True,
+                             capture_output=True, text=True, cwd=ROOT,
+                             env={**os.environ, "PYTHONHASHSEED": salt,
+                                  "PYTHONPATH": str(ROOT)}).stdout
+        assert out.strip() == str(seeds)
+
+
+def test_a_game_is_stored_once_with_its_whole_record(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "results.db"  # parent folders are created
+    task = GameTask.of(CONFIG, base_seed=3, index=0)
+    record = a_record(task.seed)
+    with ResultStore(path) as store:
+        assert store.add(task, record)
+        assert not store.add(task, a_record(task.seed, Outcome.LOSS, -5))  # already there
+        assert store.add(GameTask.of(CONFIG, base_seed=3, index=1), a_record(9))
+        assert store.add(GameTask.of(CONFIG, base_seed=4, index=0), a_record(8))
+        assert len(store) == 3
+        assert store.done(3) == {(CONFIG.key(), 0), (CONFIG.key(), 1)}
+    with open_results(path) as store:
+        game = store.games()[0]
+    assert game.config == CONFIG and (game.base_seed, game.index) == (3, 0)
+    assert (game.outcome, game.score, game.pacman_moves, game.complete) == (
+        Outcome.WIN, 1234, 3, True)
+    assert (game.nodes, game.nodes_moves) == (60, 3)
+    assert game.move_seconds == pytest.approx(0.3)
+    assert game.record() == record
+    assert game.record().pacman_move_times == (0.1, 0.1, 0.1)
+    import pacman
+    assert game.version == pacman.__version__
+
+
+def test_an_incomplete_game_has_no_score(tmp_path: Path) -> None:
+    task = GameTask.of(CONFIG, 0, 0)
+    with ResultStore(tmp_path / "r.db") as store:
+        store.add(task, a_record(task.seed, Outcome.TIMEOUT, 0), complete=False)
+        game = store.games()[0]
+    assert (game.outcome, game.complete, game.score, game.pacman_moves) == (
+        Outcome.TIMEOUT, False, None, None)
+
+
+def test_opening_a_missing_or_foreign_file_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no results file"):
+        open_results(tmp_path / "missing.db")
+    text = tmp_path / "notes.db"
+    text.write_text("not a database, just words " * 100)
+    with pytest.raises(StoreError, match="not a results file"):
+        open_results(text)
+    import sqlite3
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE things (x)")
+    with pytest.raises(StoreError, match="no games table"):
+        open_results(other)
