@@ -151,6 +151,10 @@ NAMED: dict[str, WeightedEvaluation] = {
     "ghost": WeightedEvaluation({"score": 1.0, "food": -1.5, "ghost": 4.0}, name="ghost"),
     "capsules": WeightedEvaluation({"score": 1.0, "food": -1.5, "ghost": 4.0, "capsule": -1.0,
                                     "capsules_left": -20.0}, name="capsules"),
+    # The headline experiment's "evaluation that avoids trouble" (layouts/assumptions.lay):
+    # food matters (eating always pays), and a ghost within 4 steps is worth avoiding.
+    "cautious": WeightedEvaluation({"score": 1.0, "food": -1.0, "food_left": -25.0,
+                                    "ghost": 25.0}, radius=4, name="cautious"),
     "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -4.0,
                                   "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
                                   "scared": 150.0}, name="better"),

@@ -139,8 +139,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
 
-
     commands.add_parser("layouts", help="list the shipped layouts")
+
+    grade = commands.add_parser("grade", help="run autograder test cases (TESTCASES.md)")
+    grade.add_argument("paths", nargs="+", metavar="PATH",
+                       help="folders of .test/.solution files, or single .test files")
+    grade.add_argument("--agents", default=None, metavar="MODULE",
+                       help="module name or .py file defining MinimaxAgent, AlphaBetaAgent "
+                            "and ExpectimaxAgent (default: the shipped agents)")
+    grade.add_argument("-v", "--verbose", action="store_true",
+                       help="print passing cases' details too")
 
     replay = commands.add_parser("replay", help="re-simulate a recorded game and check it")
     replay.add_argument("file", metavar="FILE.json", help="a replay saved by play --record")
@@ -152,6 +160,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
     _add_output_options(replay)
     _add_batch_commands(commands)
+
+    assumptions = commands.add_parser(
+        "assumptions", help="the lecture's 'Assumptions vs. Reality' table, reproduced")
+    assumptions.add_argument("--games", type=_positive_int, default=5,
+                             help="games per cell (default 5, as in the lecture; 100 for the "
+                                  "full run)")
+    assumptions.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
+    assumptions.add_argument("-j", "--jobs", type=_positive_int, default=None,
+                             help="worker processes (default: all cores)")
+    assumptions.add_argument("-o", "--out", default="results/assumptions.db",
+                             help="results file; games already there are not played again "
+                                  "(default results/assumptions.db)")
+    assumptions.add_argument("--max-moves", type=_positive_int, default=300,
+                             help="move cap per game (default 300)")
     return parser
 
 
@@ -334,6 +356,20 @@ def command_replay(args: argparse.Namespace) -> int:
     # readable and legal, but the actions do not lead where the file says: exit code 1
     print("MISMATCH: the replay does not match the record: " + "; ".join(verdict.differences))
     return 1
+
+
+def command_grade(args: argparse.Namespace) -> int:
+    """`pacman grade`: a line per case, diagnostics on failure, `N passed, M failed`."""
+    from pacman.grading import GradingError, format_case, format_summary, grade
+
+    try:
+        report = grade(args.paths, agents_module=args.agents)
+    except GradingError as error:
+        raise UsageError(str(error)) from None
+    for result in report.results:
+        print(format_case(result))
+    print(format_summary(report))
+    return 0 if report.ok else 1
 
 
 # --- batch experiments: `pacman batch`, `pacman table`, `pacman plot` ------------------------
@@ -665,8 +701,50 @@ def command_plot(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"play": command_play, "layouts": command_layouts, "replay": command_replay,
-            "batch": command_batch, "table": command_table, "plot": command_plot}
+def command_assumptions(args: argparse.Namespace) -> int:
+    """`pacman assumptions`: play (or resume) the headline experiment and print its table."""
+    from pacman import experiments
+    from pacman.batch import BatchError, BatchInterrupted, format_progress
+    from pacman.store import StoreError
+
+    show = sys.stderr.isatty()
+
+    def progress(state: Any) -> None:
+        if show:
+            print(f"\r{format_progress(state)}\033[K", end="", file=sys.stderr, flush=True)
+
+    try:
+        cells, result = experiments.run(args.games, store=args.out, seed=args.seed,
+                                         jobs=args.jobs, max_moves=args.max_moves,
+                                         on_progress=progress)
+    except BatchInterrupted as stop:
+        done = stop.result.already + stop.result.stored
+        print(f"\npacman: interrupted: {done} of {stop.result.planned} games are stored in "
+              f"{args.out}; run the same command again to resume", file=sys.stderr)
+        return 130
+    except (BatchError, StoreError) as error:
+        raise UsageError(str(error)) from None
+    finally:
+        if show:
+            print(file=sys.stderr)
+    print(experiments.format_table(cells))
+    print()
+    print(f"{result.stored} games played now, {result.already} were already in {result.path}"
+          + (f" ({result.elapsed:.1f}s)" if result.stored else "") + ".")
+    failures = experiments.pattern_failures(cells)
+    if failures:
+        print("The lecture's pattern does not hold here: " + "; ".join(failures) + ".")
+    else:
+        print("The lecture's pattern holds: Minimax wins against both ghosts; Expectimax "
+              "wins against the random ghost, and faster, but loses to the adversarial one.")
+    return 0
+
+
+COMMANDS = {
+    "play": command_play, "layouts": command_layouts, "grade": command_grade,
+    "replay": command_replay, "batch": command_batch, "table": command_table,
+    "plot": command_plot, "assumptions": command_assumptions,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
