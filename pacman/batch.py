@@ -598,6 +598,8 @@ class _Runner:
         self.game_timeout, self.on_progress = game_timeout, on_progress
         self.planned, self.already, self.total = planned, already, len(todo)
         self.pending: deque[GameTask] = deque(todo)
+        self.todo_keys = {(task.config.key(), task.index) for task in todo}
+        self.base_seed = todo[0].base_seed if todo else 0
         self.solo: deque[GameTask] = deque()  # to play again alone, after their worker died
         self.failures: dict[GameTask, int] = {}
         self.inflight: dict[Future[GameRecord], _Flight] = {}
@@ -644,6 +646,8 @@ class _Runner:
                     self._store(flight.task, future.result(), True)
             if self.executor is not None:
                 self.backend.stop(self.executor)
+            # Ctrl-C may land between a row's commit and `stored += 1`: count the file itself
+            self.stored = len(self.todo_keys & self.store.done(self.base_seed))
             raise BatchInterrupted(self._result(interrupted=True)) from None
         except BaseException:
             if self.executor is not None:
