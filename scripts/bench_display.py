@@ -18,29 +18,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+from agents.ghosts import RandomGhost
+from agents.simple import RandomAgent
 from pacman import GameState, load_layout, run_game
 from pacman.display.base import Display, NullDisplay
-
-
-class RandomPlayer:
-    """Uniformly random legal moves from the game's generator (Pacman or ghost)."""
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.rng = random.Random(0)
-
-    def set_rng(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def get_action(self, state: GameState) -> Any:
-        return self.rng.choice(state.legal_actions(self.index))
 
 
 def play(layout_name: str, games: int, moves: int, display: Display,
@@ -52,8 +39,8 @@ def play(layout_name: str, games: int, moves: int, display: Display,
     for _ in range(repeat):
         total, started = 0, time.perf_counter()
         for seed in range(games):
-            ghosts = [RandomPlayer(i + 1) for i in range(len(layout.ghost_starts))]
-            record = run_game(layout, RandomPlayer(0), ghosts, seed=seed, max_moves=moves,
+            ghosts = [RandomGhost(i + 1) for i in range(len(layout.ghost_starts))]
+            record = run_game(layout, RandomAgent(), ghosts, seed=seed, max_moves=moves,
                               display=display)
             total += len(record.actions)
         best = min(best, time.perf_counter() - started)

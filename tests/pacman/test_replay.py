@@ -4,12 +4,13 @@ incompatible files are one-line errors; `play --record/--record-dir` and `pacman
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agents.ghosts import RandomGhost
+from agents.simple import RandomAgent
 from pacman import GameState, Outcome, parse_layout, run_game
 from pacman.cli import main
 from pacman.display.base import NullDisplay
@@ -33,20 +34,6 @@ MAZE = parse_layout("""
 """, "tiny")
 
 
-class Wanderer:
-    """Random legal moves drawn from the game's seeded generator (Pacman or ghost)."""
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.rng = random.Random(0)
-
-    def set_rng(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def get_action(self, state: GameState) -> Any:
-        return self.rng.choice(state.legal_actions(self.index))
-
-
 class Keeper(NullDisplay):
     """Keeps the final state."""
 
@@ -58,7 +45,7 @@ class Keeper(NullDisplay):
 
 def play(seed: int, max_moves: int | None = None) -> tuple[GameRecord, GameState]:
     keeper = Keeper()
-    record = run_game(MAZE, Wanderer(0), [Wanderer(1), Wanderer(2)], seed=seed,
+    record = run_game(MAZE, RandomAgent(), [RandomGhost(1), RandomGhost(2)], seed=seed,
                       max_moves=max_moves, display=keeper)
     assert keeper.final is not None
     return record, keeper.final
