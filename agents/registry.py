@@ -96,7 +96,8 @@ def make_agent(name: str, role: str, settings: Mapping[str, Any] | None = None,
         raise RegistryError(f"bad settings for {cls.__name__}: {error} (it accepts: "
                             f"{', '.join(accepted) or 'no settings'})") from None
     except ValueError as error:
-        raise RegistryError(f"bad settings for {cls.__name__}: {error}") from None
+        message = str(error).removeprefix(f"{cls.__name__}: ")
+        raise RegistryError(f"bad settings for {cls.__name__}: {message}") from None
     if index is not None and not _accepts(cls, "index"):
         agent.index = index
     return agent
