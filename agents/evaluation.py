@@ -147,10 +147,14 @@ SETTINGS: dict[str, float] = {"radius": DEFAULT_RADIUS, "win": WIN_VALUE, "loss"
 #: The named evaluations. `better` is tuned on smallClassic and mediumClassic (see README).
 NAMED: dict[str, WeightedEvaluation] = {
     "score": WeightedEvaluation({"score": 1.0}, name="score"),
-    "food": WeightedEvaluation({"score": 1.0, "food": -1.5}, name="food"),
-    "ghost": WeightedEvaluation({"score": 1.0, "food": -1.5, "ghost": 4.0}, name="ghost"),
-    "capsules": WeightedEvaluation({"score": 1.0, "food": -1.5, "ghost": 4.0, "capsule": -1.0,
-                                    "capsules_left": -20.0}, name="capsules"),
+    # food_left makes eating always worth it: without it, eating a dot can look bad because
+    # the distance to the next one jumps up, and a search stalls beside the food.
+    "food": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -10.0}, name="food"),
+    "ghost": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -10.0,
+                                 "ghost": 4.0}, name="ghost"),
+    "capsules": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -10.0,
+                                    "ghost": 4.0, "capsule": -1.0, "capsules_left": -20.0},
+                                   name="capsules"),
     # The headline experiment's "evaluation that avoids trouble" (layouts/assumptions.lay):
     # food matters (eating always pays), and a ghost within 4 steps is worth avoiding.
     "cautious": WeightedEvaluation({"score": 1.0, "food": -1.0, "food_left": -25.0,
