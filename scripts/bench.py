@@ -151,12 +151,56 @@ def bench_batch(games: int = 200) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         for jobs in (1, 2):
             last: list[Progress] = []
+            parent, workers = _cpu_seconds()
             result = run_batch([config], games=games, store=Path(folder) / f"{jobs}.db",
                                jobs=jobs, on_progress=last.append)
+            parent_after, workers_after = _cpu_seconds()
             figures[f"games_per_second_{jobs}"] = last[-1].rate
             figures[f"seconds_{jobs}"] = result.elapsed
+            # CPU time of the (reaped) workers for the same games: if it grows with 2 workers,
+            # the machine slows each core under parallel load, whatever the batch code does
+            figures[f"worker_cpu_seconds_{jobs}"] = workers_after - workers
+            figures[f"parent_cpu_seconds_{jobs}"] = parent_after - parent
     figures["speedup"] = figures["games_per_second_2"] / figures["games_per_second_1"]
     return figures
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """(this process's CPU seconds, its finished children's CPU seconds)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def _play_chunk(seeds: range) -> int:
+    """Play the batch benchmark's games for `seeds` in this process (no batch machinery)."""
+    from agents.ghosts import RandomGhost
+    from agents.pacman_agents import AlphaBetaAgent
+
+    layout = load_layout("smallClassic")
+    for seed in seeds:
+        run_game(layout, AlphaBetaAgent(depth=2, evaluation="better"),
+                 [RandomGhost(1), RandomGhost(2)], seed=seed, max_moves=2000)
+    return len(seeds)
+
+
+def bench_ceiling(games: int = 100) -> dict[str, Any]:
+    """The machine's own limit: the same games in one process, then split over two independent
+    processes (no batch code at all). Compare `pacman batch`'s speed-up with this one."""
+    import multiprocessing
+
+    started = time.perf_counter()
+    _play_chunk(range(games))
+    one = time.perf_counter() - started
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_play_chunk, [range(0, 0)] * 2)  # start both workers first
+        started = time.perf_counter()
+        pool.map(_play_chunk, [range(0, games, 2), range(1, games, 2)], chunksize=1)
+        two = time.perf_counter() - started
+    return {"games": games, "seconds_1_process": one, "seconds_2_processes": two,
+            "speedup": one / two}
 
 
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
@@ -174,6 +218,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "memory": lambda a: bench_memory(),
     "search": lambda a: bench_search(a.repeat),
     "search_depth4": lambda a: bench_search_deep(a.repeat),
+    "ceiling": lambda a: bench_ceiling(),
     "batch": lambda a: bench_batch(),
 }
 
