@@ -87,13 +87,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                     outcome = Outcome.CAPPED
                     break
                 started = clock()
-                try:
-                    action = agent.get_action(state)
-                except (GameStopped, GameRestart, KeyboardInterrupt):
-                    raise
-                except Exception as error:
-                    raise _Fault(Outcome.CRASH, index,
-                                 f"{type(error).__name__}: {error}") from error
+                action = _guard(index, agent.get_action, state)
                 seconds = clock() - started
                 think[index] += seconds
                 if seconds > limit:
