@@ -22,8 +22,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 WALL = (0, 51, 255)
 
+# CI installs the packages (.ci/run), so there a missing tool fails the test instead of
+# skipping it; on a developer's machine without them the test is skipped with the reason.
+IN_CI = bool(os.environ.get("CI"))
 pytestmark = pytest.mark.skipif(
-    shutil.which("Xvfb") is None or shutil.which("xdotool") is None,
+    not IN_CI and (shutil.which("Xvfb") is None or shutil.which("xdotool") is None),
     reason="needs Xvfb and xdotool (apt-get install xvfb xdotool)")
 
 
@@ -88,7 +91,7 @@ def test_window_shows_the_maze_and_quits_on_q(x_display: str, tmp_path: Path) ->
             time.sleep(0.2)
         assert window, f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
         time.sleep(1.0)  # the keyboard agent waits for a key: the first frame stays up
-        if shutil.which("xwd"):
+        if shutil.which("xwd") or IN_CI:
             dump = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, timeout=20,
                                   env={**os.environ, "DISPLAY": x_display}).stdout
             screen = read_xwd(dump)
