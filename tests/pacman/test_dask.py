@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
+from conftest import optional
 from pacman.batch import DaskBackend, play_game, resolve_config, run_batch
 from pacman.store import AgentSpec, GameConfig, GameTask, ResultStore
 
-distributed = pytest.importorskip(
-    "distributed", reason="the dask backend needs the optional extra: "
-                          "pip install 'pacman-adversarial[dask]'")
+distributed = optional("distributed", "dask")
 
 
 def test_a_batch_on_a_local_dask_cluster_stores_the_same_games(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import optional
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame starts: no window on screen
 
@@ -472,7 +473,7 @@ def test_screenshot_and_png_frames_headless(tmp_path: Path) -> None:
 
 
 def test_gif_export(tmp_path: Path) -> None:
-    pytest.importorskip("PIL")
+    optional("PIL", "gif")
     from PIL import Image
     gif = tmp_path / "game.gif"
     result = run_cli("-m", "pacman", "play", "-q", "-p", "greedy", "-l", "smallClassic",

@@ -715,7 +715,9 @@ def test_rule_17_agents_move_in_turn() -> None:
 
 @pytest.fixture
 def search() -> object:
-    return pytest.importorskip("agents.search")
+    import agents.search
+
+    return agents.search
 
 
 def _leaves(state: GameState, plies: int, agent: int = 0) -> Counter[GameState]:

@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import pytest
+from conftest import optional
 
 from pacman.cli import main
 from pacman.record import GameRecord, Outcome
@@ -117,7 +118,7 @@ def test_table_command_formats(results: Path, capsys: pytest.CaptureFixture[str]
 
 def test_plot_files_are_written(results: Path, tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib", reason="plots need the optional extra 'plots'")
+    optional("matplotlib", "plots")
     out = tmp_path / "plots"
     assert main(["plot", str(results), "--out", str(out), "--by", "agent,depth"]) == 0
     assert capsys.readouterr().out.splitlines() == [f"wrote {out / 'win_rate.png'}",
