@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from conftest import optional
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame starts: no window on screen

@@ -9,8 +9,8 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import optional
 
+from conftest import optional
 from pacman.cli import main
 from pacman.record import GameRecord, Outcome
 from pacman.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
