@@ -77,6 +77,15 @@ def feature_scared(state: GameState, radius: int) -> float:
     return best
 
 
+SAFE_LIMIT = 10
+
+
+def feature_safe(state: GameState, radius: int) -> float:
+    """Cells Pacman reaches before every non-scared ghost, counted up to 10: few when two
+    ghosts close in from both sides of a corridor (a pincer the ghost distance alone misses)."""
+    return float(state.safe_cell_count(SAFE_LIMIT))
+
+
 FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "score": feature_score,
     "food": feature_food,
@@ -85,6 +94,7 @@ FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "capsule": feature_capsule,
     "capsules_left": feature_capsules_left,
     "scared": feature_scared,
+    "safe": feature_safe,
 }
 
 
@@ -159,9 +169,9 @@ NAMED: dict[str, WeightedEvaluation] = {
     # food matters (eating always pays), and a ghost within 4 steps is worth avoiding.
     "cautious": WeightedEvaluation({"score": 1.0, "food": -1.0, "food_left": -25.0,
                                     "ghost": 25.0}, radius=4, name="cautious"),
-    "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -4.0,
+    "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
                                   "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
-                                  "scared": 150.0}, name="better"),
+                                  "scared": 150.0, "safe": 5.0}, name="better"),
 }
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pacman.layout import Layout, Position
-from pacman.maze import Maze, Point, maze_for
+from pacman.maze import UNREACHABLE, Maze, Point, maze_for
 from pacman.rules import (
     EAST,
     FOOD_POINTS,
@@ -305,6 +305,27 @@ class GameState:
             result.append(row[cell] if cell >= 0 else
                           maze.maze_distance(maze.point[self._pac], maze.point[where]))
         return tuple(result)
+
+    def safe_cell_count(self, limit: int) -> int:
+        """How many free cells Pacman reaches strictly before every non-scared ghost (its
+        Voronoi region in maze distance), counted up to `limit`. Small when ghosts close in
+        from several sides."""
+        maze = self._maze
+        cell_at, distances = maze.cell_at, maze.distances
+        ghosts = self._ghosts
+        rows = [distances[cell_at[where]]
+                for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
+        own = distances[cell_at[self._pac]]
+        if not rows:
+            return min(limit, sum(1 for mine in own if mine < UNREACHABLE))
+        nearest = rows[0] if len(rows) == 1 else [min(column) for column in zip(*rows)]
+        count = 0
+        for mine, theirs in zip(own, nearest):
+            if mine < theirs:
+                count += 1
+                if count >= limit:
+                    break
+        return count
 
     def maze_distance(self, a: Point, b: Point) -> float:
         """Shortest path between two positions through this layout's maze."""

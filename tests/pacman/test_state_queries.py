@@ -1,0 +1,58 @@
+"""Distance queries for evaluation functions: safe cells (a Voronoi region) vs brute force."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pacman import GameState, load_layout, parse_layout
+from pacman.rules import EAST, WEST
+
+PINCER = parse_layout("""
+%%%%%%%%%%%
+%G   P   G%
+%%%%%%%%%%%
+""")
+
+
+def brute_force_safe(state: GameState, limit: int) -> int:
+    ghosts = [g for g, t in zip(state.ghost_positions, state.scared_timers) if t == 0]
+    count = 0
+    for x in range(state.width):
+        for y in range(state.height):
+            if state.has_wall(x, y):
+                continue
+            mine = state.maze_distance(state.pacman_position, (x, y))
+            if mine == float("inf"):
+                continue
+            if all(mine < state.maze_distance(g, (x, y)) for g in ghosts):
+                count += 1
+    return min(count, limit)
+
+
+def test_a_pincer_leaves_few_safe_cells() -> None:
+    state = GameState.initial(PINCER)
+    assert state.safe_cell_count(100) == 3  # x = 4..6: nearer to Pacman than to either ghost
+    closer = state
+    for _ in range(2):
+        closer = closer.successor(0, "Stop").successor(1, EAST).successor(2, WEST)
+    assert closer.safe_cell_count(100) == 1  # ghosts at x = 3 and 7: only Pacman's own cell
+    assert GameState.initial(PINCER, 1).safe_cell_count(100) == 6  # x = 4..9: one ghost
+    assert GameState.initial(PINCER, 0).safe_cell_count(100) == 9  # every free cell
+    assert state.safe_cell_count(2) == 2  # counted up to the limit
+    assert state.successor(0, WEST).safe_cell_count(100) == 4  # off-centre: x = 3..6
+
+
+@pytest.mark.parametrize("layout", ["smallClassic", "mediumClassic", "trickyClassic"])
+def test_safe_cells_match_brute_force_on_played_positions(layout: str) -> None:
+    state = GameState.initial(load_layout(layout))
+    rng = random.Random(layout)
+    for turn in range(150):
+        agent = turn % state.num_agents
+        state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+        if state.is_terminal():
+            break
+        if agent == state.num_agents - 1:
+            assert state.safe_cell_count(1000) == brute_force_safe(state, 1000)
+            assert state.safe_cell_count(10) == brute_force_safe(state, 10)
