@@ -31,7 +31,7 @@ class Maze:
     """Tables derived once from a layout and shared by every `GameState` of it."""
 
     __slots__ = (
-        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells",
+        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "cells_by_distance",
         "distance_matrix", "distances", "food_bit", "food_by_distance", "full_step",
         "ghost_actions", "ghost_moves", "half_step", "layout", "near", "pacman_actions",
         "pacman_moves", "point", "snap", "stride",
@@ -105,6 +105,10 @@ class Maze:
         #: the first bit still set
         self.food_by_distance = self._items_by_distance(layout.food)
         self.capsules_by_distance = self._items_by_distance(layout.capsules)
+        #: per cell, every reachable cell, nearest first (for region queries that stop early)
+        self.cells_by_distance: list[list[int]] = [
+            sorted((c for c, d in enumerate(row) if d < UNREACHABLE), key=row.__getitem__)
+            for row in self.distances]
 
     def _items_by_distance(self, items: tuple[Position, ...]) -> list[list[tuple[int, int]]]:
         cells = [self.cell_of[self.index(item)] for item in items]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pacman.layout import Layout, Position
-from pacman.maze import UNREACHABLE, Maze, Point, maze_for
+from pacman.maze import Maze, Point, maze_for
 from pacman.rules import (
     EAST,
     FOOD_POINTS,
@@ -315,13 +315,33 @@ class GameState:
         ghosts = self._ghosts
         rows = [distances[cell_at[where]]
                 for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
-        own = distances[cell_at[self._pac]]
+        here = cell_at[self._pac]
+        reachable = maze.cells_by_distance[here]
         if not rows:
-            return min(limit, sum(1 for mine in own if mine < UNREACHABLE))
-        nearest = rows[0] if len(rows) == 1 else [min(column) for column in zip(*rows)]
+            return min(limit, len(reachable))
+        own = distances[here]
         count = 0
-        for mine, theirs in zip(own, nearest):
-            if mine < theirs:
+        # nearest cells first: the count usually reaches `limit` after a few cells
+        if len(rows) == 1:
+            theirs = rows[0]
+            for cell in reachable:
+                if own[cell] < theirs[cell]:
+                    count += 1
+                    if count >= limit:
+                        break
+            return count
+        if len(rows) == 2:
+            first, second = rows
+            for cell in reachable:
+                mine = own[cell]
+                if mine < first[cell] and mine < second[cell]:
+                    count += 1
+                    if count >= limit:
+                        break
+            return count
+        for cell in reachable:
+            mine = own[cell]
+            if all(mine < row[cell] for row in rows):
                 count += 1
                 if count >= limit:
                     break
