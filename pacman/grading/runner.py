@@ -73,11 +73,15 @@ def _load_file_module(path: Path) -> ModuleType:
         raise GradingError(f"cannot load agents from {path}")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module  # dataclasses and pickling look their module up here
+    folder = str(path.resolve().parent)
+    sys.path.insert(0, folder)  # so the file can import its sibling modules, as when run there
     try:
         module_spec.loader.exec_module(module)
     except BaseException:
         del sys.modules[name]
         raise
+    finally:
+        sys.path.remove(folder)
     return module
 
 

@@ -307,6 +307,18 @@ def test_a_correct_student_passes_every_case(tmp_path: Path) -> None:
     assert not failures, "\n".join(failures)
 
 
+def test_a_student_file_can_import_its_sibling_modules(tmp_path: Path) -> None:
+    """As when the student runs their file from its folder: `from helpers import ...` works."""
+    (tmp_path / "student_helpers.py").write_text(STUDENT.format(bug=None))
+    path = tmp_path / "multi_agents.py"
+    path.write_text("from student_helpers import AlphaBetaAgent, ExpectimaxAgent, "
+                    "MinimaxAgent  # noqa: F401\n")
+    before = list(sys.path)
+    report = grade([CASES / "minimax"], str(path))
+    assert report.ok and report.passed == len(list((CASES / "minimax").glob("*.test")))
+    assert sys.path == before  # the folder was only on the path while importing
+
+
 def test_a_student_module_can_be_named_as_a_module(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "my_student_agents.py").write_text(STUDENT.format(bug=None))
