@@ -76,16 +76,21 @@ def _win_rate(plt: Any, rows: Sequence[TableRow], labels: Sequence[str], common:
     axes.set_yticks(positions, labels)
     axes.set_xlim(0, 1)
     axes.set_ylim(-0.7, len(rows) - 0.3)
-    counts = axes.twinx()  # wins/games on the right, clear of the error bars
-    counts.set_ylim(axes.get_ylim())
-    counts.set_yticks(positions, [f"{row.wins}/{row.games}" for row in rows])
-    counts.tick_params(axis="y", length=0, labelsize=9)
+    _label_right(axes, positions, [f"{row.wins}/{row.games}" for row in rows])
     axes.set_xlabel("win rate (error bars: 95% Wilson interval)")
     axes.grid(axis="x", alpha=0.3)
     axes.set_title("Win rate" + (f" — {common}" if common else ""), fontsize=11)
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path
+
+
+def _label_right(axes: Any, positions: Sequence[int], labels: Sequence[str]) -> None:
+    """Counts beside each row on the right-hand axis, clear of bars and error bars."""
+    counts = axes.twinx()
+    counts.set_ylim(axes.get_ylim())
+    counts.set_yticks(positions, labels)
+    counts.tick_params(axis="y", length=0, labelsize=9)
 
 
 def _scores(plt: Any, scores: Sequence[Sequence[int]], labels: Sequence[str], common: str,
@@ -106,10 +111,7 @@ def _scores(plt: Any, scores: Sequence[Sequence[int]], labels: Sequence[str], co
                      flierprops={"marker": ".", "markersize": 4, "alpha": 0.5})
     axes.set_yticks(positions, labels)
     axes.set_ylim(-0.7, len(scores) - 0.3)
-    counts = axes.twinx()  # how many complete games each box is drawn from
-    counts.set_ylim(axes.get_ylim())
-    counts.set_yticks(positions, [f"n={len(values)}" for values in scores])
-    counts.tick_params(axis="y", length=0, labelsize=9)
+    _label_right(axes, positions, [f"n={len(values)}" for values in scores])
     axes.axvline(0, color="#888888", linewidth=0.8)
     axes.set_xlabel("final score (box: quartiles, line: median, diamond: mean)")
     axes.grid(axis="x", alpha=0.3)
