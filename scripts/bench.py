@@ -142,8 +142,8 @@ def bench_batch(games: int = 200) -> dict[str, Any]:
     """
     import tempfile
 
-    from pacman.batch import Progress, run_batch
-    from pacman.store import AgentSpec, GameConfig
+    from pacman.experiments import Progress, run_batch
+    from pacman.experiments.store import AgentSpec, GameConfig
 
     config = GameConfig(AgentSpec.of("alphabeta", {"depth": 2, "evaluation": "better"}),
                         layout="smallClassic", max_moves=2000)  # a cap only as a safety net

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pacman import experiments, load_layout
+from pacman import load_layout
 from pacman.cli import main
-from pacman.experiments import Cell, pattern_failures
-from pacman.store import open_results
+from pacman.experiments import headline as experiments
+from pacman.experiments.headline import Cell, pattern_failures
+from pacman.experiments.store import open_results
 
 
 def cell(row: str, column: str, wins: int, games: int, score: float,

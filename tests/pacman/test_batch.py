@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pacman.batch import (
+from pacman.cli import main
+from pacman.experiments import (
     BatchError,
     Grid,
     Progress,
@@ -25,9 +26,8 @@ from pacman.batch import (
     resolve_config,
     run_batch,
 )
-from pacman.cli import main
+from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore
 from pacman.record import GameRecord, Outcome
-from pacman.store import AgentSpec, GameConfig, GameTask, ResultStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -312,10 +312,11 @@ def test_dry_run_lists_the_grid_and_plays_nothing(tmp_path: Path,
 
 
 def test_the_batch_path_does_not_import_pygame_or_agents_up_front() -> None:
-    code = ("import sys, pacman.batch, pacman.store, pacman.table, pacman.plot, pacman.cli\n"
+    code = ("import sys, pacman.experiments, pacman.experiments.table, pacman.experiments.plot\n"
+            "import pacman.cli\n"
             "assert not any(m == 'agents' or m.startswith('agents.') for m in sys.modules)\n"
-            "from pacman.batch import play_game, resolve_config\n"
-            "from pacman.store import AgentSpec, GameConfig, GameTask\n"
+            "from pacman.experiments import play_game, resolve_config\n"
+            "from pacman.experiments.store import AgentSpec, GameConfig, GameTask\n"
             "config = resolve_config(GameConfig(AgentSpec('greedy'), layout='testClassic'))\n"
             "play_game(GameTask.of(config.config, 0, 0))\n"
             "assert 'pygame' not in sys.modules, 'pygame imported'\n")

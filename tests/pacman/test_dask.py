@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import optional
-from pacman.batch import DaskBackend, play_game, resolve_config, run_batch
-from pacman.store import AgentSpec, GameConfig, GameTask, ResultStore
+from pacman.experiments import DaskBackend, play_game, resolve_config, run_batch
+from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore
 
 distributed = optional("distributed", "dask")
 

@@ -434,7 +434,7 @@ def test_headless_runs_never_import_pygame(view: str) -> None:
     code = ("import sys, pacman.cli; rc = pacman.cli.main(['play', '" + view + "', '-p', "
             "'greedy', '-l', 'smallClassic', '--seed', '1', '--max-moves', '30', "
             "'--frame-time', '0']); import importlib.util\n"
-            "if importlib.util.find_spec('pacman.batch'): import pacman.batch\n"
+            "if importlib.util.find_spec('pacman.experiments'): import pacman.experiments\n"
             "print(rc, 'pygame' in sys.modules)")
     result = run_cli("-c", code)
     assert result.returncode == 0, result.stderr

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pacman.record import GameRecord, Outcome
-from pacman.store import (
+from pacman.experiments.store import (
     AgentSpec,
     GameConfig,
     GameTask,
@@ -19,6 +18,7 @@ from pacman.store import (
     derive_seed,
     open_results,
 )
+from pacman.record import GameRecord, Outcome
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
@@ -49,7 +49,7 @@ def test_seeds_are_stable_across_processes_and_hash_salts() -> None:
     seeds = [derive_seed(0, CONFIG.key(), i) for i in range(5)]
     assert len(set(seeds)) == 5 and all(0 <= s < 2**31 for s in seeds)
     assert derive_seed(1, CONFIG.key(), 0) != seeds[0]
-    code = ("from pacman.store import derive_seed; import sys; "
+    code = ("from pacman.experiments.store import derive_seed; import sys; "
             "print([derive_seed(0, sys.argv[1], i) for i in range(5)])")
     for salt in ("1", "2"):
         out = subprocess.run([sys.executable, "-c", code, CONFIG.key()], check=True,

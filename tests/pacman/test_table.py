@@ -12,9 +12,15 @@ import pytest
 
 from conftest import optional
 from pacman.cli import main
+from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
+from pacman.experiments.table import (
+    TableError,
+    mean_interval,
+    summarize,
+    t_quantile,
+    wilson_interval,
+)
 from pacman.record import GameRecord, Outcome
-from pacman.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
-from pacman.table import TableError, mean_interval, summarize, t_quantile, wilson_interval
 
 DEPTH_2 = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
                      AgentSpec("RandomGhost"), 2, "smallClassic")

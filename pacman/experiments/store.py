@@ -89,8 +89,8 @@ class AgentSpec:
 class GameConfig:
     """Everything that decides how a game goes, except its seed.
 
-    `num_ghosts=None` means all the layout has; `resolve_config` in `pacman.batch` turns names
-    into canonical class names, fills in default settings and the number of ghosts.
+    `num_ghosts=None` means all the layout has; `resolve_config` in `pacman.experiments.grid`
+    turns names into canonical class names, fills in default settings and the number of ghosts.
     """
 
     pacman: AgentSpec

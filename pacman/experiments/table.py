@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from pacman.experiments.store import Setting, StoredGame
 from pacman.record import Outcome
-from pacman.store import Setting, StoredGame
 
 CONFIDENCE = 0.95
 STANDARD_COLUMNS = ("agent", "depth", "evaluation", "ghost", "num_ghosts", "layout")

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pacman.batch import BatchResult, ProgressCallback, resolve_config, run_batch
+from pacman.experiments.grid import resolve_config
+from pacman.experiments.runner import BatchResult, ProgressCallback, run_batch
+from pacman.experiments.store import AgentSpec, GameConfig, ResultStore, StoredGame
+from pacman.experiments.table import mean_interval, wilson_interval
 from pacman.record import Outcome
-from pacman.store import AgentSpec, GameConfig, ResultStore, StoredGame
-from pacman.table import mean_interval, wilson_interval
 
 LAYOUT = "assumptions"
 EVALUATION = "cautious"

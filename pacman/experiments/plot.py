@@ -10,8 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pacman.store import StoredGame
-from pacman.table import STANDARD_COLUMNS, TableRow, constant_columns, group_games, summarize
+from pacman.experiments.store import StoredGame
+from pacman.experiments.table import (
+    STANDARD_COLUMNS,
+    TableRow,
+    constant_columns,
+    group_games,
+    summarize,
+)
 
 WIN_RATE_FILE = "win_rate.png"
 SCORES_FILE = "scores.png"

@@ -1,0 +1,61 @@
+"""The `pacman` command: the only place that reads argv and prints.
+
+One module per command (`play`, `layouts`, `grade`, `replay`, `batch`, `table`/`plot`,
+`assumptions`), each with `add_parser(commands)` and `run(args)`; this module builds the parser and
+turns every user mistake into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from pacman.cli import assumptions, batch, grade, layouts, play, replay, table
+from pacman.cli.options import Parser, UsageError, parse_settings
+from pacman.layout import LayoutError
+
+__all__ = ["COMMANDS", "UsageError", "build_parser", "main", "parse_settings"]
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "play": play.run, "layouts": layouts.run, "grade": grade.run, "replay": replay.run,
+    "batch": batch.run, "table": table.run_table, "plot": table.run_plot,
+    "assumptions": assumptions.run,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = Parser(prog="pacman", description="The classic Pacman multi-agent environment.")
+    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+    for module in (play, layouts, grade, replay, batch, table, assumptions):
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `pacman` console script."""
+    from agents.registry import RegistryError
+    from pacman.replay import ReplayError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return COMMANDS[args.command](args)
+    except (UsageError, LayoutError, RegistryError, ReplayError) as error:
+        print(f"pacman: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("pacman: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""`pacman batch`: a grid of configurations x N seeds, played in parallel into a results file."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pacman.cli.options import (
+    UsageError,
+    non_negative_int,
+    parse_settings,
+    positive_float,
+    positive_int,
+    typed,
+)
+
+DEFAULT_RESULTS = "results/pacman.db"
+
+
+def add_parser(commands: Any) -> None:
+    """The `batch` subcommand."""
+    batch = commands.add_parser(
+        "batch", help="play a grid of configurations x N seeds in parallel into SQLite",
+        description="Play every configuration of a grid (Pacman agents x settings x ghosts x "
+                    "numbers of ghosts x layouts) N times in parallel worker processes, storing "
+                    "each game as it ends. Run the same command again to resume.")
+    batch.add_argument("experiment", nargs="?", default=None, metavar="EXPERIMENT",
+                       help="experiment file (.toml, or .json) with the grid; options given "
+                            "on the command line replace its values")
+    batch.add_argument("-p", "--pacman", action="append", metavar="AGENT[@SETTINGS]",
+                       help="Pacman agent; repeat to compare several; settings after @ are "
+                            "its own, e.g. 'alphabeta@depth=2|3,evaluation=better'")
+    batch.add_argument("-a", "--agent-args", action="append", metavar="SETTINGS",
+                       help="settings k=v,k=v for every -p without @; repeat to cross sets; "
+                            "k=v1|v2 crosses values")
+    batch.add_argument("-g", "--ghosts", action="append", metavar="AGENT[@SETTINGS]",
+                       help="ghost agent; repeat to compare (default: RandomGhost)")
+    batch.add_argument("--ghost-args", action="append", metavar="SETTINGS",
+                       help="settings for every -g without @, as -a")
+    batch.add_argument("-k", "--num-ghosts", action="append", type=non_negative_int,
+                       metavar="N", help="number of ghosts; repeat to compare (default: all "
+                                         "the layout has)")
+    batch.add_argument("-l", "--layout", action="append", metavar="LAYOUT",
+                       help="layout name or .lay path; repeat to compare (default: "
+                            "mediumClassic)")
+    batch.add_argument("-n", "--games", type=positive_int, default=None,
+                       help="games (seeds) per configuration (default 10)")
+    batch.add_argument("--seed", type=int, default=None,
+                       help="batch seed (default 0): each game's seed is derived from it, "
+                            "the configuration and the game's index")
+    batch.add_argument("--max-moves", type=positive_int, default=None,
+                       help="cap on Pacman moves (outcome 'capped')")
+    batch.add_argument("--move-timeout", type=positive_float, default=None,
+                       help="seconds allowed per move (outcome 'timeout')")
+    batch.add_argument("--game-timeout", type=positive_float, default=None,
+                       help="seconds allowed per game: its worker is stopped and the game "
+                            "recorded as 'timeout'")
+    batch.add_argument("-j", "--jobs", type=positive_int, default=None,
+                       help="worker processes (default: all cores)")
+    batch.add_argument("-o", "--out", default=DEFAULT_RESULTS, metavar="FILE.db",
+                       help=f"results file (default {DEFAULT_RESULTS})")
+    batch.add_argument("--backend", choices=("process", "dask"), default="process",
+                       help="process pool on this machine (default) or a Dask cluster")
+    batch.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="Dask scheduler, e.g. tcp://host:8786 (default with --backend "
+                            "dask: a local cluster of --jobs workers)")
+    batch.add_argument("--dry-run", action="store_true",
+                       help="list the configurations and how many games are stored, play none")
+
+
+def _settings_grid(text: str | None) -> list[dict[str, Any]]:
+    """`k=v,k=v` settings where a value `v1|v2` holds alternatives: one dict per combination."""
+    settings = parse_settings(text)
+    keys = list(settings)
+    choices = [[typed(piece.strip()) for piece in value.split("|")]
+               if isinstance(value, str) and "|" in value else [value]
+               for value in settings.values()]
+    return [dict(zip(keys, combination)) for combination in itertools.product(*choices)]
+
+
+def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None) -> list[Any]:
+    """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets."""
+    from pacman.experiments.store import AgentSpec
+
+    texts: Sequence[str | None] = shared or [None]
+    shared_sets = [grid for text in texts for grid in _settings_grid(text)]
+    specs: list[AgentSpec] = []
+    for entry in entries:
+        name, at, inline = entry.partition("@")
+        if not name.strip():
+            raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
+        sets = _settings_grid(inline) if at else shared_sets
+        specs.extend(AgentSpec.of(name.strip(), settings) for settings in sets)
+    return specs
+
+
+def _first(*values: Any) -> Any:
+    return next((value for value in values if value is not None), None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`pacman batch`: play a grid of configurations x N seeds into a results file."""
+    import signal
+
+    from pacman.experiments import (
+        BatchError,
+        BatchInterrupted,
+        DaskBackend,
+        Experiment,
+        Grid,
+        format_progress,
+        load_experiment,
+        plan,
+        run_batch,
+    )
+    from pacman.experiments.store import AgentSpec, StoreError
+
+    try:
+        experiment = load_experiment(args.experiment) if args.experiment else Experiment()
+        if args.agent_args and not args.pacman:
+            raise UsageError("-a/--agent-args applies to -p agents: give -p too")
+        if args.ghost_args and not args.ghosts:
+            args.ghosts = ["RandomGhost"]
+        pacman = (_agent_specs(args.pacman, args.agent_args) if args.pacman
+                  else list(experiment.pacman))
+        if not pacman:
+            raise UsageError("no Pacman agent: give -p AGENT, or an experiment file with "
+                             "'pacman'")
+        ghosts = (_agent_specs(args.ghosts, args.ghost_args) if args.ghosts
+                  else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
+        if args.scheduler and args.backend != "dask":
+            raise UsageError("--scheduler needs --backend dask")
+        grid = Grid(pacman=pacman, ghosts=ghosts,
+                    layouts=args.layout or experiment.layouts or ("mediumClassic",),
+                    num_ghosts=args.num_ghosts or experiment.num_ghosts or (None,),
+                    max_moves=_first(args.max_moves, experiment.max_moves),
+                    move_timeout=_first(args.move_timeout, experiment.move_timeout))
+        games = _first(args.games, experiment.games, 10)
+        seed = _first(args.seed, experiment.seed, 0)
+        game_timeout = _first(args.game_timeout, experiment.game_timeout)
+        configs = plan(grid)
+        if args.dry_run:
+            return _dry_run(configs, games, seed, args.out)
+        backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
+        show = sys.stderr.isatty()
+
+        def progress(state: Any) -> None:
+            if show:
+                print(f"\r{format_progress(state)}\033[K", end="", file=sys.stderr, flush=True)
+
+        def terminate(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
+
+        previous = signal.signal(signal.SIGTERM, terminate)
+        try:
+            result = run_batch(configs, games=games, store=args.out, seed=seed, jobs=args.jobs,
+                               backend=backend, game_timeout=game_timeout,
+                               on_progress=progress)
+        except BatchInterrupted as stop:
+            done = stop.result.already + stop.result.stored
+            if show:
+                print(file=sys.stderr)
+                show = False
+            print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
+                  f"{args.out}; run the same command again to resume", file=sys.stderr)
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+            if backend is not None:
+                backend.shutdown()
+            if show:
+                print(file=sys.stderr)
+    except (BatchError, StoreError) as error:
+        raise UsageError(str(error)) from None
+    print(f"{result.stored} games played, {result.already} already stored: "
+          f"{result.already + result.stored} of {result.planned} in {result.path}"
+          + (f" ({result.elapsed:.1f}s)" if result.stored else ""))
+    if result.outcomes:
+        print("outcomes: " + ", ".join(f"{name} {count}" for name, count in
+                                       sorted(result.outcomes.items())))
+    if result.retried or result.killed:
+        print(f"played again after a worker died: {result.retried}; stopped by the game "
+              f"time limit: {result.killed}")
+    print(f"see: pacman table {result.path}")
+    return 0
+
+
+def _dry_run(configs: Sequence[Any], games: int, seed: int, out: str) -> int:
+    from pathlib import Path
+
+    from pacman.experiments.store import GameTask, open_results
+
+    done: set[tuple[str, int]] = set()
+    if Path(out).is_file():
+        with open_results(out) as store:
+            done = store.done(seed)
+    total = stored = 0
+    for resolved in configs:
+        key = resolved.config.key()
+        have = sum((key, i) in done for i in range(games))
+        total, stored = total + games, stored + have
+        first = GameTask.of(resolved.config, seed, 0).seed
+        print(f"{resolved.config.label()}: {have}/{games} stored (game 0 seed {first})")
+    print(f"{len(configs)} configurations x {games} games = {total} games; {stored} stored in "
+          f"{out}, {total - stored} to play")
+    return 0
+

@@ -1,0 +1,28 @@
+"""`pacman layouts`: the shipped layouts with their size, food, capsules and ghosts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pacman.layout import load_layout, shipped_layouts
+
+
+def add_parser(commands: Any) -> None:
+    """The `layouts` subcommand."""
+    commands.add_parser("layouts", help="list the shipped layouts")
+
+
+def run(args: argparse.Namespace) -> int:
+    """`pacman layouts`: the shipped layouts with size, food, capsules and ghosts."""
+    rows = [("layout", "size", "food", "capsules", "ghosts")]
+    for name in shipped_layouts():
+        layout = load_layout(name)
+        rows.append((name, f"{layout.width}x{layout.height}", str(len(layout.food)),
+                     str(len(layout.capsules)), str(len(layout.ghost_starts))))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(row, widths))))
+    return 0
+

@@ -1,0 +1,150 @@
+"""`pacman play`: games in the window, as text or headless, and the CS188 summary."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from pacman.cli.options import (
+    UsageError,
+    add_output_options,
+    make_display,
+    non_negative_float,
+    non_negative_int,
+    parse_settings,
+    positive_int,
+    with_export,
+)
+from pacman.display.base import GameRestart, NullDisplay
+from pacman.game import run_game
+from pacman.layout import load_layout
+from pacman.record import GameRecord, Outcome
+
+
+def add_parser(commands: Any) -> None:
+    """The `play` subcommand and its flags."""
+    play = commands.add_parser("play", help="play games (window, text or headless)")
+    play.add_argument("-l", "--layout", default="mediumClassic",
+                      help="layout name or .lay path (default: mediumClassic)")
+    play.add_argument("-p", "--pacman", default="keyboard",
+                      help="Pacman agent: class name, short name or module:Class "
+                           "(default: keyboard)")
+    play.add_argument("-g", "--ghosts", default="RandomGhost",
+                      help="ghost agent (default: RandomGhost)")
+    play.add_argument("-k", "--num-ghosts", type=non_negative_int, default=None,
+                      help="number of ghosts (default: all the layout has)")
+    play.add_argument("-n", "--num-games", type=positive_int, default=1)
+    play.add_argument("-a", "--agent-args", default=None,
+                      help="Pacman settings k=v,k=v, e.g. depth=3,evaluation=better")
+    play.add_argument("--ghost-args", default=None, help="ghost settings k=v,k=v")
+    view = play.add_mutually_exclusive_group()
+    view.add_argument("-q", "--quiet", action="store_true", help="no display")
+    view.add_argument("-t", "--text", action="store_true", help="text display")
+    play.add_argument("-f", "--fix-seed", action="store_true",
+                      help="the same seed (0) for every game")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed of the first game; game i uses seed+i (default: random)")
+    play.add_argument("--max-moves", type=positive_int, default=None,
+                      help="cap on Pacman moves; a capped game is recorded as 'capped'")
+    play.add_argument("--timeout", type=non_negative_float, default=None,
+                      help="seconds allowed per move (outcome 'timeout' when exceeded)")
+    play.add_argument("--frame-time", type=non_negative_float, default=0.1,
+                      help="seconds per move in the window or text display (default 0.1)")
+    play.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
+    add_output_options(play)
+    play.add_argument("--record", metavar="FILE.json", default=None,
+                      help="save the game as a JSON replay (see `pacman replay`)")
+    play.add_argument("--record-dir", metavar="DIR", default=None,
+                      help="save every game as DIR/game-NNN-seed-S.json")
+
+
+def _ghost_count(layout_ghosts: int, requested: int | None) -> int:
+    return layout_ghosts if requested is None else min(requested, layout_ghosts)
+
+
+
+def run(args: argparse.Namespace) -> int:
+    """`pacman play`: run games and print the CS188 summary."""
+    from agents.registry import make_agent
+
+    layout = load_layout(args.layout)
+    pacman_settings = parse_settings(args.agent_args)
+    ghost_settings = parse_settings(args.ghost_args)
+    if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
+        raise UsageError("the keyboard agent needs the window: drop -q/-t")
+    num_ghosts = _ghost_count(len(layout.ghost_starts), args.num_ghosts)
+    base_seed = 0 if args.fix_seed else args.seed
+    if base_seed is None:
+        base_seed = secrets.randbelow(2**31)
+    if args.record and args.num_games > 1:
+        raise UsageError("--record saves one game; use --record-dir DIR with -n")
+    display = make_display(args)
+    keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
+    if keyboard and not getattr(display, "takes_keyboard", False):
+        raise UsageError("the keyboard agent needs the window, which could not be opened")
+    display = with_export(display, args)
+    records: list[GameRecord] = []
+    game = 0
+    while game < args.num_games:
+        seed = base_seed if args.fix_seed else base_seed + game
+        pacman = make_agent(args.pacman, "pacman", pacman_settings, index=0)
+        ghosts = [make_agent(args.ghosts, "ghost", ghost_settings, index=i + 1)
+                  for i in range(num_ghosts)]
+        if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
+            pacman.attach(display)
+        try:
+            record = run_game(layout, pacman, ghosts, seed=seed, max_moves=args.max_moves,
+                              move_time_limit=args.timeout, display=display)
+        except GameRestart:
+            continue
+        records.append(record)
+        if args.num_games > 1 or args.quiet:
+            print(f"game {game + 1}: seed {seed}, {record.outcome.value}, score {record.score}, "
+                  f"{record.pacman_moves} moves" + (f" ({record.fault})" if record.fault
+                                                    else ""))
+        game += 1
+        _save_replays(args, record, layout, num_ghosts, game)
+        if record.outcome is Outcome.STOPPED or getattr(display, "quit_requested", False):
+            break
+    close = getattr(display, "close", None)
+    if callable(close):
+        close()
+    print(summary(records))
+    for written in getattr(display, "written", ()):
+        print(f"wrote {written}")
+    if args.record_dir and records:
+        print(f"recorded {len(records)} game(s) in {args.record_dir}")
+    return 0
+
+
+
+def _save_replays(args: argparse.Namespace, record: GameRecord, layout: Any,
+                  num_ghosts: int, index: int) -> None:
+    if not args.record and not args.record_dir:
+        return
+    from pacman.replay import replay_file_name, save_replay
+    if args.record:
+        save_replay(args.record, record, layout, num_ghosts)
+    if args.record_dir:
+        save_replay(os.path.join(args.record_dir, replay_file_name(index, record.seed)),
+                    record, layout, num_ghosts)
+
+
+def summary(records: Sequence[GameRecord]) -> str:
+    """The familiar CS188 summary lines, plus the outcome counts."""
+    if not records:
+        return "No games played."
+    scores = [r.score for r in records]
+    wins = sum(r.won for r in records)
+    counts = {o.value: sum(r.outcome is o for r in records) for o in Outcome}
+    lines = [
+        f"Average Score: {sum(scores) / len(scores)}",
+        f"Scores:        {', '.join(f'{float(s)}' for s in scores)}",
+        f"Win Rate:      {wins}/{len(records)} ({wins / len(records):.2f})",
+        f"Record:        {', '.join('Win' if r.won else 'Loss' if r.outcome is Outcome.LOSS else r.outcome.value.capitalize() for r in records)}",  # noqa: E501
+        "Outcomes:      " + ", ".join(f"{name} {n}" for name, n in counts.items() if n),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,137 @@
+"""`pacman table` and `pacman plot`: what a results file adds up to, as a table or PNG plots."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pacman.cli.options import UsageError
+
+TABLE_COLUMNS = "agent,depth,evaluation,ghost,num_ghosts,layout"
+
+
+def add_parser(commands: Any) -> None:
+    """The `table` and `plot` subcommands."""
+    table = commands.add_parser("table", help="win-rate table of a results file")
+    table.add_argument("results", metavar="RESULTS.db", help="a file written by pacman batch")
+    table.add_argument("--by", default=None, metavar="COLUMNS",
+                       help=f"group by these comma-separated columns (default {TABLE_COLUMNS});"
+                            " also: settings, ghost_settings, max_moves, move_timeout, seed, "
+                            "version, any Pacman setting, ghost.SETTING")
+    table.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+
+    plot = commands.add_parser("plot", help="win-rate and score plots (PNG) of a results file")
+    plot.add_argument("results", metavar="RESULTS.db", help="a file written by pacman batch")
+    plot.add_argument("-o", "--out", default=None, metavar="DIR",
+                      help="folder for the PNG files (default: plots/ beside the results)")
+    plot.add_argument("--by", default=None, metavar="COLUMNS",
+                      help=f"group by these columns (default {TABLE_COLUMNS})")
+
+
+def _columns(text: str | None) -> tuple[list[str], bool]:
+    """The --by columns, and whether they were given (else the default, shown compactly)."""
+    if text is None:
+        return TABLE_COLUMNS.split(","), False
+    columns = [c.strip() for c in text.split(",") if c.strip()]
+    if not columns:
+        raise UsageError("--by needs at least one column")
+    return columns, True
+
+
+def run_table(args: argparse.Namespace) -> int:
+    """`pacman table`: win rates and averages with 95% intervals, grouped by columns."""
+    from pacman.experiments.store import StoreError, open_results
+    from pacman.experiments.table import TableError, constant_columns, summarize
+
+    by, given = _columns(args.by)
+    try:
+        with open_results(args.results) as store:
+            games = store.games()
+        rows = summarize(games, by)
+    except (StoreError, TableError) as error:
+        raise UsageError(str(error)) from None
+    if not rows:
+        print(f"No games in {args.results}.", file=sys.stderr)
+        return 0
+    if args.format == "json":
+        import json
+
+        print(json.dumps([_row_dict(row) for row in rows], indent=2))
+    elif args.format == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        fields = list(_row_dict(rows[0]))
+        writer.writerow(fields)
+        for row in rows:
+            writer.writerow(["" if v is None else v for v in _row_dict(row).values()])
+    else:
+        hidden = set() if given else set(constant_columns(rows))
+        print(_markdown(rows, hidden))
+    return 0
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    import dataclasses
+
+    data = dict(row.group)
+    data.update({k: v for k, v in dataclasses.asdict(row).items() if k != "group"})
+    return data
+
+
+def _markdown(rows: Sequence[Any], hidden: set[str]) -> str:
+    def number(value: float | None, digits: int = 1) -> str:
+        return "–" if value is None else f"{value:,.{digits}f}"
+
+    def interval(low: float | None, high: float | None, digits: int = 1) -> str:
+        return "" if low is None or high is None else (
+            f" [{number(low, digits)}, {number(high, digits)}]")
+
+    shown = [column for column, _ in rows[0].group if column not in hidden]
+    header = [*shown, "games", "wins", "win rate [95% CI]", "avg score [95% CI]", "avg moves",
+              "ms/move", "nodes/move", "faults"]
+    lines = []
+    if hidden:
+        lines.append("All games: " + ", ".join(f"{column} {value}" for column, value
+                                                in rows[0].group if column in hidden) + "\n")
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join("---" if i < len(shown) else "---:"
+                                for i in range(len(header))) + "|")
+    for row in rows:
+        values = ["–" if value is None else str(value) for column, value in row.group
+                  if column not in hidden]
+        faults = ", ".join(f"{n} {name}" for name, n in (("crash", row.crashes),
+                           ("timeout", row.timeouts), ("capped", row.capped)) if n) or "–"
+        values += [str(row.games), str(row.wins),
+                   f"{row.win_rate:.2f}{interval(row.win_low, row.win_high, 2)}",
+                   number(row.score_mean) + interval(row.score_low, row.score_high),
+                   number(row.moves_mean),
+                   number(None if row.seconds_per_move is None else 1000 * row.seconds_per_move,
+                          2),
+                   number(row.nodes_per_move, 0), faults]
+        lines.append("| " + " | ".join(values) + " |")
+    lines.append("\nIntervals: Wilson score (win rate), Student t (average score); 95%.")
+    return "\n".join(lines)
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    """`pacman plot`: win rate with 95% intervals and score distributions, as PNG files."""
+    from pathlib import Path
+
+    from pacman.experiments.plot import PlotError, plot_results
+    from pacman.experiments.store import StoreError, open_results
+    from pacman.experiments.table import TableError
+
+    by, _ = _columns(args.by)
+    out = Path(args.out) if args.out else Path(args.results).parent / "plots"
+    try:
+        with open_results(args.results) as store:
+            games = store.games()
+        written = plot_results(games, out, by)
+    except (StoreError, TableError, PlotError) as error:
+        raise UsageError(str(error)) from None
+    for path in written:
+        print(f"wrote {path}")
+    return 0

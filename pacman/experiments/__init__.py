@@ -1,0 +1,44 @@
+"""Experiments: many games in parallel, stored as they end, summarised as tables and plots.
+
+One module per job:
+
+- `grid`: the grid of configurations (agents x settings x ghosts x layouts) and experiment files;
+- `backends`: where games run (a process pool on this machine, or a Dask cluster);
+- `runner`: `run_batch`, the scheduling loop that plays what the store lacks;
+- `store`: the SQLite results store; `table` and `plot`: what the store adds up to;
+- `headline`: the lecture's "Assumptions vs. Reality" experiment.
+
+The names below are the Python API for batches.
+"""
+
+from pacman.experiments.backends import Backend, DaskBackend, ProcessBackend, default_jobs
+from pacman.experiments.grid import (
+    BatchError,
+    Experiment,
+    Grid,
+    ResolvedConfig,
+    cross_settings,
+    load_experiment,
+    plan,
+    resolve_config,
+    resolve_configs,
+)
+from pacman.experiments.runner import (
+    DEFAULT_STORE,
+    BatchInterrupted,
+    BatchResult,
+    Progress,
+    ProgressCallback,
+    format_progress,
+    play_game,
+    run_batch,
+)
+from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
+
+__all__ = [
+    "DEFAULT_STORE", "AgentSpec", "Backend", "BatchError", "BatchInterrupted", "BatchResult",
+    "DaskBackend", "Experiment", "GameConfig", "GameTask", "Grid", "ProcessBackend", "Progress",
+    "ProgressCallback", "ResolvedConfig", "ResultStore", "cross_settings", "default_jobs",
+    "format_progress", "load_experiment", "open_results", "plan", "play_game", "resolve_config",
+    "resolve_configs", "run_batch",
+]

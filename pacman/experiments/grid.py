@@ -1,0 +1,259 @@
+"""Batch grids: agents x settings x ghosts x numbers of ghosts x layouts, resolved to canonical
+configurations (class names, default settings filled in), and experiment files (TOML/JSON)."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pacman.experiments.store import AgentSpec, GameConfig, Setting
+from pacman.layout import load_layout, shipped_layouts
+
+EXPERIMENT_KEYS = ("pacman", "ghosts", "layouts", "num_ghosts", "games", "seed", "max_moves",
+                   "move_timeout", "game_timeout")
+
+
+class BatchError(ValueError):
+    """A batch that cannot run as asked (bad grid, experiment file or backend)."""
+
+
+# --- the grid -----------------------------------------------------------------------------
+
+
+def cross_settings(name: str, axes: Mapping[str, Setting | Sequence[Setting]]) -> list[AgentSpec]:
+    """One spec per combination of settings; a list value holds alternatives to cross.
+
+    `cross_settings("alphabeta", {"depth": [2, 3], "evaluation": "better"})` gives two specs.
+    """
+    keys = sorted(axes)
+    choices = [_alternatives(axes[key]) for key in keys]
+    return [AgentSpec.of(name, dict(zip(keys, combination)))
+            for combination in itertools.product(*choices)]
+
+
+def _alternatives(value: Setting | Sequence[Setting]) -> list[Setting]:
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise BatchError("an empty list of setting values crosses into no configuration")
+        return list(value)
+    return [value]  # type: ignore[list-item]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The axes crossed into configurations: every Pacman x ghost x number of ghosts x layout."""
+
+    pacman: Sequence[AgentSpec]
+    ghosts: Sequence[AgentSpec] = (AgentSpec("RandomGhost"),)
+    layouts: Sequence[str] = ("mediumClassic",)
+    num_ghosts: Sequence[int | None] = (None,)
+    max_moves: int | None = None
+    move_timeout: float | None = None
+
+    def configs(self) -> list[GameConfig]:
+        """The crossed configurations, as given (not yet resolved)."""
+        return [GameConfig(pacman, ghost, count, layout, self.max_moves, self.move_timeout)
+                for layout in self.layouts for count in self.num_ghosts
+                for ghost in self.ghosts for pacman in self.pacman]
+
+
+@dataclass(frozen=True)
+class ResolvedConfig:
+    """A canonical configuration, with what a record needs when the batch writes one itself."""
+
+    config: GameConfig
+    layout_name: str
+    agent_names: tuple[str, ...]
+
+
+def plan(grid: Grid) -> list[ResolvedConfig]:
+    """The grid's configurations, resolved and without duplicates, in grid order."""
+    return resolve_configs(grid.configs())
+
+
+def resolve_configs(configs: Sequence[GameConfig]) -> list[ResolvedConfig]:
+    """Resolve each configuration (see `resolve_config`), dropping duplicates."""
+    seen: dict[str, ResolvedConfig] = {}
+    for config in configs:
+        resolved = resolve_config(config)
+        seen.setdefault(resolved.config.key(), resolved)
+    return list(seen.values())
+
+
+def resolve_config(config: GameConfig) -> ResolvedConfig:
+    """The canonical form of a configuration, checked by building its agents once.
+
+    Agent names become class names (`alphabeta` -> `AlphaBetaAgent`), settings get the class's
+    defaults filled in (so `-p alphabeta` and `-a depth=2` are one configuration), a shipped
+    layout stays a name and a layout file becomes an absolute path, and `num_ghosts=None`
+    becomes the layout's number of ghosts. Raises LayoutError, RegistryError or BatchError.
+    """
+    from pacman.game import describe
+
+    layout = load_layout(config.layout)
+    layout_key = config.layout if config.layout in shipped_layouts() else str(
+        Path(config.layout).resolve())
+    available = len(layout.ghost_starts)
+    count = available if config.num_ghosts is None else config.num_ghosts
+    if count < 0 or count > available:
+        raise BatchError(f"layout {layout.name} has {available} ghost start(s): cannot play "
+                         f"with {count} ghosts")
+    pacman, pacman_agent = _canonical(config.pacman, "pacman", 0)
+    ghost, ghost_agent = _canonical(config.ghost, "ghost", 1)
+    if config.max_moves is not None and config.max_moves < 1:
+        raise BatchError(f"max_moves must be >= 1, got {config.max_moves}")
+    if config.move_timeout is not None and config.move_timeout <= 0:
+        raise BatchError(f"move_timeout must be > 0 seconds, got {config.move_timeout}")
+    canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
+                           None if config.move_timeout is None else float(config.move_timeout))
+    names = (describe(pacman_agent), *[describe(ghost_agent)] * count)
+    return ResolvedConfig(canonical, layout.name, names)
+
+
+def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
+    from agents.registry import AgentEntry, RegistryError, find_agent, make_agent
+
+    found = find_agent(spec.name, role)
+    if isinstance(found, AgentEntry):
+        if found.class_name == "KeyboardAgent":
+            raise BatchError("the keyboard agent needs a window: it cannot play in a batch")
+        name, cls = found.class_name, found.load()
+    else:
+        name, cls = spec.name, found
+    try:
+        agent = make_agent(name, role, spec.settings_dict(), index=index)
+    except RegistryError:
+        raise
+    except Exception as error:  # a user's class may raise anything while it is built
+        raise BatchError(f"cannot build {role} agent {name}: {type(error).__name__}: "
+                         f"{error}") from None
+    settings: dict[str, Setting] = {}
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    for parameter in parameters:
+        default = parameter.default
+        if parameter.name != "index" and (default is None or isinstance(
+                default, (bool, int, float, str))):
+            settings[parameter.name] = default
+    settings.update(spec.settings)
+    return AgentSpec.of(name, settings), agent
+
+
+# --- experiment files ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """What an experiment file says; an empty axis or None means 'not given here'."""
+
+    pacman: tuple[AgentSpec, ...] = ()
+    ghosts: tuple[AgentSpec, ...] = ()
+    layouts: tuple[str, ...] = ()
+    num_ghosts: tuple[int | None, ...] = ()
+    games: int | None = None
+    seed: int | None = None
+    max_moves: int | None = None
+    move_timeout: float | None = None
+    game_timeout: float | None = None
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read an experiment file: TOML (`.toml`, Python 3.11+) or JSON (`.json`).
+
+    Keys: `pacman` and `ghosts` (lists of agent names, or tables with `agent` and settings,
+    where a list value is crossed), `layouts`, `num_ghosts` (a value or a list), `games`,
+    `seed`, `max_moves`, `move_timeout`, `game_timeout`.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise BatchError(f"cannot read experiment file {path}: {error.strerror}") from None
+    data: Any
+    if path.suffix.lower() == ".toml":
+        if sys.version_info >= (3, 11):
+            import tomllib
+
+            try:
+                data = tomllib.loads(raw.decode("utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+                raise BatchError(f"{path}: {error}") from None
+        else:
+            raise BatchError(f"{path}: TOML experiment files need Python 3.11; write it as JSON")
+    elif path.suffix.lower() == ".json":
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise BatchError(f"{path}: {error}") from None
+    else:
+        raise BatchError(f"{path}: an experiment file must end in .toml or .json")
+    try:
+        return _experiment(data)
+    except (BatchError, TypeError, ValueError) as error:
+        raise BatchError(f"{path}: {error}") from None
+
+
+def _experiment(data: Any) -> Experiment:
+    if not isinstance(data, dict):
+        raise BatchError("the experiment must be a table of keys")
+    unknown = sorted(set(data) - set(EXPERIMENT_KEYS))
+    if unknown:
+        raise BatchError(f"unknown key(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(EXPERIMENT_KEYS)}")
+
+    def listed(key: str) -> list[Any]:
+        value = data.get(key, [])
+        return value if isinstance(value, list) else [value]
+
+    def number(key: str, kind: type) -> Any:
+        value = data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                kind is int and not isinstance(value, int)):
+            raise BatchError(f"{key} must be a {'whole ' if kind is int else ''}number, "
+                             f"got {value!r}")
+        return kind(value)
+
+    for key in ("layouts",):
+        if not all(isinstance(v, str) for v in listed(key)):
+            raise BatchError(f"{key} must be names (strings)")
+    counts = listed("num_ghosts")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts):
+        raise BatchError("num_ghosts must be whole numbers >= 0")
+    games = number("games", int)
+    if games is not None and games < 1:
+        raise BatchError(f"games must be >= 1, got {games}")
+    return Experiment(
+        pacman=tuple(_agents(listed("pacman"), "pacman")),
+        ghosts=tuple(_agents(listed("ghosts"), "ghosts")),
+        layouts=tuple(listed("layouts")), num_ghosts=tuple(counts), games=games,
+        seed=number("seed", int), max_moves=number("max_moves", int),
+        move_timeout=number("move_timeout", float), game_timeout=number("game_timeout", float))
+
+
+def _agents(entries: list[Any], key: str) -> list[AgentSpec]:
+    specs: list[AgentSpec] = []
+    for entry in entries:
+        if isinstance(entry, str):
+            specs.append(AgentSpec(entry))
+        elif isinstance(entry, dict) and isinstance(entry.get("agent"), str):
+            axes = {k: v for k, v in entry.items() if k != "agent"}
+            for k, v in axes.items():
+                for value in v if isinstance(v, list) else [v]:
+                    if value is not None and not isinstance(value, (bool, int, float, str)):
+                        raise BatchError(f"{key}: setting {k} must be a number, a string, a "
+                                         f"boolean or a list of them, got {value!r}")
+            specs.extend(cross_settings(entry["agent"], axes))
+        else:
+            raise BatchError(f"{key}: each entry is an agent name or a table with 'agent' "
+                             f"and its settings, got {entry!r}")
+    return specs
