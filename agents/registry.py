@@ -1,7 +1,10 @@
 """One registry: names -> agent classes and evaluation functions.
 
 `-p` and `-g` accept CS188 class names (`AlphaBetaAgent`, `DirectionalGhost`), short names
-(`alphabeta`, `directional`) and `module:Class` for a user's own agent.
+(`alphabeta`, `directional`), `module:Class` (a module in the current folder or installed),
+`path/to/file.py:Class`, and, with an agents file (`--agents multiAgents.py`), the plain names of
+the classes that file defines. A class written against the classic CS188 API (`getAction`) is
+built the classic way (settings as strings) and played through the compatibility layer.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import importlib
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 
@@ -54,26 +58,112 @@ class RegistryError(ValueError):
     """An agent name, or its settings, that cannot be used."""
 
 
-def find_agent(name: str, role: str) -> AgentEntry | type:
-    """The entry for a registered name (class or short), or the class of `module:Class`."""
+#: CS188's names for our evaluations, as `-a evalFn=...` gives them.
+CS188_EVALUATIONS = {"scoreEvaluationFunction": "score", "betterEvaluationFunction": "better"}
+
+
+def _registered(name: str, role: str) -> AgentEntry | None:
     for entry in AGENTS:
         if entry.role == role and name in (entry.class_name, entry.short):
             return entry
     for entry in AGENTS:
         if name.lower() in (entry.class_name.lower(), entry.short) and entry.role == role:
             return entry
+    return None
+
+
+def _is_file_target(target: str) -> bool:
+    return target.endswith(".py") or "/" in target or "\\" in target
+
+
+def _load_file(path: str | Path) -> Any:
+    from pacman.cs188.loader import StudentCodeError, load_student_file
+
+    try:
+        return load_student_file(path)
+    except StudentCodeError as error:
+        raise RegistryError(str(error)) from None
+
+
+def _class_from_file(path: str | Path, class_name: str) -> type:
+    from pacman.cs188.loader import StudentCodeError, find_class
+
+    try:
+        return find_class(_load_file(path), class_name)
+    except StudentCodeError as error:
+        raise RegistryError(str(error)) from None
+
+
+def find_agent(name: str, role: str) -> AgentEntry | type:
+    """The entry for a registered name (class or short), or the class of `module:Class` /
+    `file.py:Class` (a `module.py` in the current folder is read before installed modules)."""
+    entry = _registered(name, role)
+    if entry is not None:
+        return entry
     if ":" in name:
-        module_name, _, class_name = name.partition(":")
+        target, _, class_name = name.rpartition(":")
+        if not target or not class_name.isidentifier():
+            raise RegistryError(f"bad agent name {name!r}: write module:Class or "
+                                "path/to/file.py:Class")
+        if _is_file_target(target):
+            return _class_from_file(target, class_name)
+        if target.isidentifier() and Path(f"{target}.py").is_file():
+            return _class_from_file(f"{target}.py", class_name)
         try:
-            module = importlib.import_module(module_name)
+            module = importlib.import_module(target)
         except ImportError as error:
-            raise RegistryError(f"cannot import agent module {module_name!r}: {error}") from None
+            raise RegistryError(f"cannot import agent module {target!r}: {error}") from None
+        except Exception as error:
+            raise RegistryError(f"agent module {target!r} failed while loading: "
+                                f"{type(error).__name__}: {error}") from None
         cls = getattr(module, class_name, None)
         if not inspect.isclass(cls):
-            raise RegistryError(f"module {module_name!r} has no class {class_name!r}")
+            raise RegistryError(f"module {target!r} has no class {class_name!r}")
         return cls
+    found = classic_agent_file(name)
+    if found is not None:
+        return _class_from_file(found, name)
     names = ", ".join(f"{e.class_name} ({e.short})" for e in AGENTS if e.role == role)
-    raise RegistryError(f"unknown {role} agent {name!r}; known: {names}; or module:Class")
+    raise RegistryError(f"unknown {role} agent {name!r}; known: {names}; or module:Class, "
+                        "file.py:Class, or --agents FILE.py with the class name")
+
+
+def classic_agent_file(class_name: str, folder: str | Path = ".") -> Path | None:
+    """Like the classic `pacman.py`: the first `*gents.py` file in `folder` that defines a class
+    `class_name` (found by reading the files, not running them)."""
+    if not class_name.isidentifier():
+        return None
+    import re
+
+    pattern = re.compile(rf"^class\s+{re.escape(class_name)}\b", re.MULTILINE)
+    for path in sorted(Path(folder).glob("*gents.py")):
+        try:
+            if pattern.search(path.read_text(encoding="utf-8", errors="replace")):
+                return path
+        except OSError:
+            continue
+    return None
+
+
+def resolve_name(name: str, role: str, agents_file: str | Path | None = None) -> str:
+    """The agent name `make_agent` reads: with an agents file, a plain name of a class that file
+    defines becomes `/abs/path/file.py:Class`; a file path in `file.py:Class` becomes absolute."""
+    if agents_file is not None and name.isidentifier():
+        student = _load_file(agents_file)
+        defined = getattr(student.module, name, None)
+        if inspect.isclass(defined) and getattr(defined, "__module__", None) in (
+                student.module.__name__, *(m.__name__ for m in student.siblings.values())):
+            return f"{student.path}:{name}"
+    target, sep, class_name = name.rpartition(":")
+    if sep and target and _is_file_target(target):
+        return f"{Path(target).expanduser().resolve()}:{class_name}"
+    if sep and target.isidentifier() and Path(f"{target}.py").is_file():
+        return f"{Path(f'{target}.py').resolve()}:{class_name}"
+    if not sep and _registered(name, role) is None:
+        found = classic_agent_file(name)
+        if found is not None:
+            return f"{found.resolve()}:{name}"
+    return name
 
 
 def agent_names(role: str) -> list[str]:
@@ -86,7 +176,23 @@ def make_agent(name: str, role: str, settings: Mapping[str, Any] | None = None,
     """Build an agent by name with keyword settings; bad names/settings raise RegistryError."""
     found = find_agent(name, role)
     cls = found.load() if isinstance(found, AgentEntry) else found
+    return build_agent(cls, settings, index)
+
+
+def build_agent(cls: type, settings: Mapping[str, Any] | None = None,
+                index: int | None = None) -> Any:
+    """Build an agent of `cls`: a classic CS188 class the classic way (settings as strings, in
+    the compatibility layer), any other class with keyword settings (`evalFn` read as
+    `evaluation`); bad settings raise RegistryError."""
     kwargs = dict(settings or {})
+    from pacman.cs188.loader import is_cs188_agent_class
+
+    if is_cs188_agent_class(cls):
+        return _make_classic(cls, kwargs, 0 if index is None else index)
+    if "evalFn" in kwargs and "evaluation" not in kwargs and _accepts(cls, "evaluation"):
+        value = kwargs.pop("evalFn")  # the CS188 spelling of the setting, and its names
+        kwargs["evaluation"] = CS188_EVALUATIONS.get(value, value) if isinstance(
+            value, str) else value
     if index is not None and _accepts(cls, "index"):
         kwargs["index"] = index
     try:
@@ -101,6 +207,24 @@ def make_agent(name: str, role: str, settings: Mapping[str, Any] | None = None,
     if index is not None and not _accepts(cls, "index"):
         agent.index = index
     return agent
+
+
+def _make_classic(cls: type, settings: dict[str, Any], index: int) -> Any:
+    """A classic CS188 agent, built as the classic `pacman.py` builds it, in its adapter."""
+    from pacman.cs188.agent import build_student_agent
+    from pacman.cs188.loader import describe_fault
+
+    try:
+        return build_student_agent(cls, settings, index)
+    except TypeError as error:
+        accepted = _parameters(cls)
+        raise RegistryError(f"bad settings for {cls.__name__}: {error} (it accepts: "
+                            f"{', '.join(accepted) or 'no settings'})") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
+        raise RegistryError(f"{cls.__name__} failed while being built: "
+                            f"{describe_fault(error)}") from None
 
 
 def _parameters(cls: type) -> list[str]:

@@ -252,6 +252,11 @@ class GameState:
         return self._maze.point[where]
 
     @property
+    def food_mask(self) -> int:
+        """The food left as a bitmask over `layout.food` (bit i: the i-th food cell)."""
+        return self._food
+
+    @property
     def food_count(self) -> int:
         """Food dots left."""
         return self._food.bit_count()

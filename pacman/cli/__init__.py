@@ -27,7 +27,10 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
+    from pacman import __version__
+
     parser = Parser(prog="pacman", description="The classic Pacman multi-agent environment.")
+    parser.add_argument("--version", action="version", version=f"pacman {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
     for module in (play, layouts, grade, replay, batch, table, assumptions):
         module.add_parser(commands)
@@ -40,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pacman.replay import ReplayError
 
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "play")  # the classic `python pacman.py -p ... -l ...` habit
     try:
         args = parser.parse_args(argv)
         if args.command is None:

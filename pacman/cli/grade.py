@@ -1,36 +1,253 @@
-"""`pacman grade`: run autograder test cases and report each one."""
+"""`pacman grade`: the autograder, for one submission or a whole class."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
-from pacman.cli.options import UsageError
+from pacman.cli.options import UsageError, non_negative_int, positive_float, positive_int
+
+DESCRIPTION = """\
+Grade search agents with autograder test cases: a classic CS188 test_cases/ folder (CONFIG files,
+questions, points; GraphGameTreeTest, PacmanGameTreeTest and EvalAgentTest), or folders of this
+project's own tree cases. Student code runs unmodified (a CS188 multiAgents.py works as it is),
+in a separate process with hard limits: a test over --test-timeout or a question over
+--question-timeout is killed and scores 0, and sys.exit, os._exit, crashes and memory hogs are
+recorded as that submission's crash. This protects the grader from mistakes; it is not a
+security sandbox.
+
+exit status: 0 when grading ran, whatever the points; 1 when a test file is broken, when one of
+this project's own cases (no points) fails, or with --strict when a point is lost; 2 when the
+grader could not run (a usage error, no tests)."""
 
 
 def add_parser(commands: Any) -> None:
     """The `grade` subcommand."""
-    grade = commands.add_parser("grade", help="run autograder test cases (TESTCASES.md)")
-    grade.add_argument("paths", nargs="+", metavar="PATH",
-                       help="folders of .test/.solution files, or single .test files")
-    grade.add_argument("--agents", default=None, metavar="MODULE",
-                       help="module name or .py file defining MinimaxAgent, AlphaBetaAgent "
-                            "and ExpectimaxAgent (default: the shipped agents)")
+    grade = commands.add_parser(
+        "grade", help="grade agents with autograder test cases (classic CS188 suites too)",
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    grade.add_argument("paths", nargs="*", metavar="PATH",
+                       help="a test_cases folder, a question folder, folders of cases or "
+                            ".test files (default: ./test_cases)")
+    grade.add_argument("--test-directory", dest="test_directory", default=None,
+                       metavar="DIR", help="the same as PATH (the classic spelling)")
+    who = grade.add_mutually_exclusive_group()
+    who.add_argument("--agents", "--student-code", dest="agents", default=None,
+                     metavar="FILE.py",
+                     help="the code to grade: a .py file or a module (default: "
+                          "./multiAgents.py if there is one, else the built-in agents)")
+    who.add_argument("--builtin", action="store_true",
+                     help="grade the built-in agents even if ./multiAgents.py exists")
+    who.add_argument("--submissions", default=None, metavar="DIR",
+                     help="grade a class: every folder (holding --agents-file) or .py file "
+                          "in DIR")
+    grade.add_argument("-q", "--question", action="append", default=None, metavar="Q",
+                       help="grade only this question (repeatable), e.g. -q q2")
+    grade.add_argument("-t", "--test", action="append", default=None, metavar="TEST",
+                       help="run only this test file (repeatable)")
+    grade.add_argument("--agents-file", default="multiAgents.py", metavar="NAME",
+                       help="the file to grade in each submission folder (default "
+                            "multiAgents.py)")
+    grade.add_argument("-j", "--jobs", type=positive_int, default=1,
+                       help="submissions graded at once (default 1)")
+    grade.add_argument("-o", "--out", default="grades", metavar="DIR",
+                       help="with --submissions: where grades.csv, grades.json and reports/ "
+                            "go (default grades/)")
+    grade.add_argument("--gradescope", action="store_true",
+                       help="with --submissions: also write OUT/gradescope/NAME.json")
+    grade.add_argument("--json", default=None, metavar="FILE",
+                       help="write the full report as JSON")
+    grade.add_argument("--gradescope-output", default=None, metavar="FILE",
+                       help="write Gradescope's results.json format")
+    grade.add_argument("--generate-solutions", action="store_true",
+                       help="write every test's .solution with the reference agents, then stop")
+    grade.add_argument("--test-timeout", type=positive_float, default=120.0, metavar="S",
+                       help="hard wall-time limit per test (default 120)")
+    grade.add_argument("--question-timeout", type=positive_float, default=300.0,
+                       metavar="S", help="hard wall-time limit per question (default 300)")
+    grade.add_argument("--memory-mb", type=non_negative_int, default=2048, metavar="MB",
+                       help="address-space cap of the graded code, 0 for none (default 2048)")
+    grade.add_argument("--in-process", action="store_true",
+                       help="run the graded code in this process: no hard limits, for a "
+                            "debugger")
+    grade.add_argument("--strict", action="store_true",
+                       help="exit with 1 when any point is lost")
     grade.add_argument("-v", "--verbose", action="store_true",
-                       help="print passing cases' details too")
+                       help="print passing tests' messages too")
+    grade.add_argument("--no-graphics", "--mute", dest="quiet_habit", action="store_true",
+                       help=argparse.SUPPRESS)
+
+
+def _paths(args: argparse.Namespace) -> list[str]:
+    paths = list(args.paths)
+    if args.test_directory:
+        paths.append(args.test_directory)
+    if args.test:
+        if paths:
+            raise UsageError("give either test folders or -t/--test files, not both")
+        paths = [t if t.endswith(".test") or Path(t).is_file() else f"{t}.test"
+                 for t in args.test]
+    if not paths:
+        if not Path("test_cases").is_dir():
+            raise UsageError("no tests: give a folder of tests (e.g. pacman grade test_cases)")
+        paths = ["test_cases"]
+    return paths
+
+
+def _agents(args: argparse.Namespace) -> str | None:
+    if args.builtin:
+        return None
+    if args.agents:
+        return str(args.agents)
+    if Path("multiAgents.py").is_file():
+        print("pacman: grading ./multiAgents.py (--builtin grades the built-in agents)",
+              file=sys.stderr)
+        return "multiAgents.py"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
-    """`pacman grade`: a line per case, diagnostics on failure, `N passed, M failed`."""
-    from pacman.grading import GradingError, format_case, format_summary, grade
+    """`pacman grade`: grade and print; see DESCRIPTION for the exit status."""
+    from pacman.grading.isolated import HardLimits
+    from pacman.grading.runner import GradingError
+    from pacman.grading.suite import SuiteError, find_suite
 
+    paths = _paths(args)
     try:
-        report = grade(args.paths, agents_module=args.agents)
-    except GradingError as error:
+        suite = find_suite(paths)
+        if args.question:
+            suite = suite.select(args.question)
+        if args.generate_solutions:
+            return _generate(suite)
+        limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
+        if args.submissions:
+            return _grade_class(args, suite, paths, limits)
+        return _grade_one(args, suite, paths, limits)
+    except (SuiteError, GradingError) as error:
         raise UsageError(str(error)) from None
-    for result in report.results:
-        print(format_case(result))
-    print(format_summary(report))
-    return 0 if report.ok else 1
 
 
+def _generate(suite: Any) -> int:
+    from pacman.grading.solutions import generate_solutions
+
+    broken = 0
+    for written in generate_solutions(suite):
+        if written.error:
+            broken += 1
+            print(f"ERROR {written.error}")
+        else:
+            print(f"wrote {written.path}")
+    return 1 if broken else 0
+
+
+def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: Any) -> int:
+    from pacman.grading import report as fmt
+    from pacman.grading.results import QuestionResult, TestResult
+
+    agents = _agents(args)
+    shown: set[str] = set()
+
+    def on_test(question: str, result: TestResult) -> None:
+        if not suite.classic:
+            return
+        if question not in shown:
+            shown.add(question)
+            print(fmt.format_question_start(question))
+        print(fmt.format_test(result, args.verbose), flush=True)
+
+    def on_question(result: QuestionResult) -> None:
+        if not suite.classic:
+            return
+        if result.name not in shown:
+            shown.add(result.name)
+            print(fmt.format_question_start(result.name))
+            for test in result.tests:
+                print(fmt.format_test(test, args.verbose))
+        print(fmt.format_question_end(result), flush=True)
+
+    if args.in_process:
+        report = _in_process(suite, agents, on_test, on_question)
+    else:
+        from pacman.grading.isolated import grade_isolated
+
+        report = grade_isolated(suite, paths, agents, limits, on_test=on_test,
+                                on_question=on_question)
+    if report.output:
+        print("--- what the graded code printed " + "-" * 30)
+        print(report.output.rstrip("\n"))
+        print("-" * 63)
+    if report.error:
+        print(f"pacman: the submission could not be graded: {report.error}")
+    print(fmt.format_totals(report) if suite.classic else fmt.format_own_cases(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n",
+                                   encoding="utf-8")
+        print(f"wrote {args.json}")
+    if args.gradescope_output:
+        Path(args.gradescope_output).write_text(
+            json.dumps(fmt.gradescope_results(report), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.gradescope_output}")
+    return _status(report, suite.classic, args.strict)
+
+
+def _status(report: Any, classic: bool, strict: bool) -> int:
+    from pacman.grading.results import TestStatus as status
+
+    tests = report.tests
+    if any(t.status is status.ERROR for t in tests):
+        return 1
+    if not classic and any(t.status not in (status.PASS, status.SKIPPED) for t in tests):
+        return 1
+    if strict and (report.error or report.total < report.max_total or any(
+            t.status not in (status.PASS, status.SKIPPED) for t in tests)):
+        return 1
+    return 0
+
+
+def _in_process(suite: Any, agents: str | None, on_test: Any, on_question: Any) -> Any:
+    import time
+
+    from pacman.grading.contestant import Contestant
+    from pacman.grading.results import SubmissionReport
+    from pacman.grading.runner import GradingError
+    from pacman.grading.session import grade_suite
+
+    started = time.perf_counter()
+    try:
+        contestant = Contestant(agents)
+    except GradingError as error:
+        return SubmissionReport(agents or "built-in agents", (), str(error),
+                                classic=suite.classic)
+    questions = grade_suite(suite, contestant, None,
+                            lambda question, result: on_test(question.name, result),
+                            on_question)
+    return SubmissionReport(agents or "built-in agents", tuple(questions), "", "",
+                            time.perf_counter() - started, suite.classic)
+
+
+def _grade_class(args: argparse.Namespace, suite: Any, paths: list[str], limits: Any) -> int:
+    from pacman.grading.bulk import find_submissions, grade_class, write_class_results
+    from pacman.grading.report import format_class_table
+
+    if args.json or args.gradescope_output:
+        raise UsageError("with --submissions, results go to --out (grades.csv, grades.json, "
+                         "reports/) and --gradescope writes one file per student")
+    submissions = find_submissions(args.submissions, args.agents_file)
+    print(f"grading {len(submissions)} submissions in {args.submissions} with {args.jobs} "
+          f"at a time", flush=True)
+
+    def on_report(report: Any) -> None:
+        note = f" ({report.error})" if report.error else ""
+        print(f"  {report.submission}: {report.total}/{report.max_total} in "
+              f"{report.seconds:.1f}s{note}", flush=True)
+
+    reports = grade_class(suite, paths, submissions, limits, args.jobs, on_report)
+    questions = [q.name for q in suite.questions]
+    print()
+    print(format_class_table(reports, questions))
+    for path in write_class_results(reports, questions, args.out, args.gradescope):
+        print(f"wrote {path}")
+    return 1 if any(t.status.value == "error" for r in reports for t in r.tests) else 0

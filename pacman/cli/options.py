@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from pacman import settings
 from pacman.display.base import Display, NullDisplay
 
 
@@ -14,50 +15,14 @@ class UsageError(ValueError):
 
 
 def parse_settings(text: str | None) -> dict[str, Any]:
-    """Parse `k=v,k=v` into typed values (int, float, bool, None, else str).
-
-    A comma-separated piece without `=` continues the previous value, so weighted
-    evaluations read naturally: `depth=3,evaluation=score:1,food:-1.5`.
-    """
-    settings: dict[str, Any] = {}
-    if not text:
-        return settings
-    last: str | None = None
-    raw: dict[str, str] = {}
-    for piece in text.split(","):
-        key, sep, value = piece.partition("=")
-        if sep:
-            key = key.strip()
-            if not key.isidentifier():
-                raise UsageError(f"bad agent setting {piece!r}: the name must be an identifier")
-            if key in raw:
-                raise UsageError(f"agent setting {key!r} given twice")
-            raw[key] = value.strip()
-            last = key
-        elif last is not None and piece.strip():
-            raw[last] += "," + piece.strip()
-        else:
-            raise UsageError(f"bad agent setting {piece!r}: write name=value, e.g. depth=3")
-    for key, value in raw.items():
-        settings[key] = typed(value)
-    return settings
+    """`k=v,k=v` as typed settings (see `pacman.settings`); a mistake is a UsageError."""
+    try:
+        return settings.parse_settings(text)
+    except settings.SettingsError as error:
+        raise UsageError(str(error)) from None
 
 
-def typed(value: str) -> Any:
-    """A setting's text as a bool, None, int or float when it reads as one, else the text."""
-    lowered = value.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    if lowered == "none":
-        return None
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
+typed = settings.typed
 
 
 def positive_int(text: str) -> int:

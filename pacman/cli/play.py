@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,51 +27,89 @@ from pacman.record import GameRecord, Outcome
 
 def add_parser(commands: Any) -> None:
     """The `play` subcommand and its flags."""
-    play = commands.add_parser("play", help="play games (window, text or headless)")
+    play = commands.add_parser(
+        "play", help="play games (window, text or headless)",
+        description="Play games in the window (-t text, -q none) and print the classic "
+                    "summary. The classic pacman.py spellings work too: --numGames, "
+                    "--agentArgs, --frameTime, -z/--zoom, --textGraphics, "
+                    "--quietTextGraphics, --numghosts, --fixRandomSeed, -c.")
     play.add_argument("-l", "--layout", default="mediumClassic",
                       help="layout name or .lay path (default: mediumClassic)")
     play.add_argument("-p", "--pacman", default="keyboard",
-                      help="Pacman agent: class name, short name or module:Class "
-                           "(default: keyboard)")
+                      help="Pacman agent: class name, short name, module:Class, "
+                           "file.py:Class, or a class of --agents (default: keyboard)")
     play.add_argument("-g", "--ghosts", default="RandomGhost",
                       help="ghost agent (default: RandomGhost)")
-    play.add_argument("-k", "--num-ghosts", type=non_negative_int, default=None,
+    play.add_argument("--agents", metavar="FILE.py", default=None,
+                      help="a file of agent classes (a CS188 multiAgents.py works unmodified): "
+                           "-p/-g may then name its classes, e.g. --agents multiAgents.py "
+                           "-p MinimaxAgent -a depth=3,evalFn=better")
+    play.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts",
+                      type=non_negative_int, default=None,
                       help="number of ghosts (default: all the layout has)")
-    play.add_argument("-n", "--num-games", type=positive_int, default=1)
-    play.add_argument("-a", "--agent-args", default=None,
-                      help="Pacman settings k=v,k=v, e.g. depth=3,evaluation=better")
+    play.add_argument("-n", "--num-games", "--numGames", dest="num_games", type=positive_int,
+                      default=1)
+    play.add_argument("-a", "--agent-args", "--agentArgs", dest="agent_args", default=None,
+                      help="Pacman settings k=v,k=v, e.g. depth=3,evaluation=better "
+                           "(a classic agent gets them as strings, e.g. evalFn=better)")
     play.add_argument("--ghost-args", default=None, help="ghost settings k=v,k=v")
     view = play.add_mutually_exclusive_group()
-    view.add_argument("-q", "--quiet", action="store_true", help="no display")
-    view.add_argument("-t", "--text", action="store_true", help="text display")
-    play.add_argument("-f", "--fix-seed", action="store_true",
-                      help="the same seed (0) for every game")
+    view.add_argument("-q", "--quiet", "--quietTextGraphics", dest="quiet",
+                      action="store_true", help="no display")
+    view.add_argument("-t", "--text", "--textGraphics", dest="text", action="store_true",
+                      help="text display")
+    play.add_argument("-f", "--fix-seed", "--fixRandomSeed", dest="fix_seed",
+                      action="store_true", help="the same seed (0) for every game")
     play.add_argument("--seed", type=int, default=None,
                       help="seed of the first game; game i uses seed+i (default: random)")
     play.add_argument("--max-moves", type=positive_int, default=None,
                       help="cap on Pacman moves; a capped game is recorded as 'capped'")
     play.add_argument("--timeout", type=non_negative_float, default=None,
                       help="seconds allowed per move (outcome 'timeout' when exceeded)")
-    play.add_argument("--frame-time", type=non_negative_float, default=0.1,
+    play.add_argument("--frame-time", "--frameTime", dest="frame_time",
+                      type=non_negative_float, default=0.1,
                       help="seconds per move in the window or text display (default 0.1)")
-    play.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
+    play.add_argument("-z", "--zoom", type=float, default=1.0,
+                      help="window scale (default 1.0)")
+    play.add_argument("-c", "--catchExceptions", dest="catch_exceptions", action="store_true",
+                      help="accepted for habit: agent errors are always caught and recorded "
+                           "as the game's 'crash'")
     add_output_options(play)
     play.add_argument("--record", metavar="FILE.json", default=None,
                       help="save the game as a JSON replay (see `pacman replay`)")
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
 
-
 def _ghost_count(layout_ghosts: int, requested: int | None) -> int:
     return layout_ghosts if requested is None else min(requested, layout_ghosts)
 
 
+def shadowing_file(resolved: str, given: str) -> str | None:
+    """The `*gents.py` file in the current folder that defines a class of the same name as the
+    built-in agent `given` resolved to (a student who forgot --agents), else None."""
+    from agents.registry import classic_agent_file
+
+    if resolved != given or ":" in given:
+        return None
+    found = classic_agent_file(given)
+    return found.name if found is not None else None
+
 
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
-    from agents.registry import make_agent
+    from agents.registry import make_agent, resolve_name
 
+    if args.catch_exceptions:
+        print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
+              "game as a recorded 'crash'", file=sys.stderr)
     layout = load_layout(args.layout)
+    pacman_name = resolve_name(args.pacman, "pacman", args.agents)
+    ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
+    for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
+        shadow = shadowing_file(name, given)
+        if shadow:
+            print(f"pacman: note: using the built-in {given}; {shadow} here defines one too "
+                  f"(add --agents {shadow} to play that one)", file=sys.stderr)
     pacman_settings = parse_settings(args.agent_args)
     ghost_settings = parse_settings(args.ghost_args)
     if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
@@ -90,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
     game = 0
     while game < args.num_games:
         seed = base_seed if args.fix_seed else base_seed + game
-        pacman = make_agent(args.pacman, "pacman", pacman_settings, index=0)
-        ghosts = [make_agent(args.ghosts, "ghost", ghost_settings, index=i + 1)
+        pacman = make_agent(pacman_name, "pacman", pacman_settings, index=0)
+        ghosts = [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
                   for i in range(num_ghosts)]
         if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
             pacman.attach(display)

@@ -53,6 +53,8 @@ class CaseResult:
     duplicates: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     diagram: str = ""
+    #: the agent raised (the classic grader ends the question on an exception)
+    crashed: bool = False
 
     @property
     def passed(self) -> bool:
@@ -97,8 +99,13 @@ class GradeReport:
         return self.failed == 0
 
 
-def run_case(case: TreeCase, agents_module: str | ModuleType | None = None) -> CaseResult:
-    """Grade one case: run the module's agent for `case.alg` and compare with the solution."""
+def run_case(case: TreeCase, agents_module: str | ModuleType | None = None,
+             classic: bool = False) -> CaseResult:
+    """Grade one case: run the module's agent for `case.alg` and compare with the solution.
+
+    `classic` grades as the classic grader does: the generated nodes are a set (a child made
+    twice is not a failure) and the tree is as lenient as the classic one (see `TreeRun`).
+    """
     module = load_agents_module(agents_module)
     base = CaseResult(path=case.path, status=CaseStatus.FAILED, alg=case.alg, depth=case.depth,
                       expected_action=case.expected_action,
@@ -106,16 +113,16 @@ def run_case(case: TreeCase, agents_module: str | ModuleType | None = None) -> C
     agent_class = getattr(module, case.alg, None)
     if agent_class is None:
         return replace(base, message=f"the agents module {module.__name__} has no {case.alg}")
-    actual = run_agent(agent_class, case, case.depth)
+    actual = run_agent(agent_class, case, case.depth, classic=classic)
     base = replace(base, actual_action=actual.action, actual_generated=actual.generated,
-                   duplicates=actual.duplicates)
-    if actual.same_as(case.expected_action, case.expected_generated):
+                   duplicates=() if classic else actual.duplicates)
+    if actual.same_as(case.expected_action, case.expected_generated, allow_duplicates=classic):
         return replace(base, status=CaseStatus.PASSED)
-    return replace(base, message=_failure_message(case, actual),
-                   hints=diagnose(case, agent_class, actual))
+    return replace(base, message=_failure_message(case, actual, base.duplicates),
+                   hints=diagnose(case, agent_class, actual), crashed=actual.error is not None)
 
 
-def _failure_message(case: TreeCase, actual: AgentRun) -> str:
+def _failure_message(case: TreeCase, actual: AgentRun, duplicates: tuple[str, ...]) -> str:
     if actual.error is not None:
         return actual.error
     problems = []
@@ -123,8 +130,8 @@ def _failure_message(case: TreeCase, actual: AgentRun) -> str:
         problems.append(f"chose {actual.action}, expected {case.expected_action}")
     if actual.generated != case.expected_generated:
         problems.append("generated the wrong set of nodes")
-    if actual.duplicates:
-        problems.append("generated a child more than once: " + "; ".join(actual.duplicates))
+    if duplicates:
+        problems.append("generated a child more than once: " + "; ".join(duplicates))
     return "; ".join(problems)
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "parse_file",
     "parse_text",
     "solution_path",
+    "tree_from_test",
 ]
 
 SUPPORTED_CLASSES = ("GraphGameTreeTest",)
@@ -154,6 +155,18 @@ def load_case(test_path: str | Path) -> TreeCase:
 
 def case_from_files(test: ParsedFile, solution: ParsedFile) -> TreeCase:
     """Validate a parsed test and solution and build the `TreeCase`."""
+    alg, depth, tree, diagram = tree_from_test(test)
+    action = solution.require("action")
+    if len(action.value.split()) != 1:
+        raise TestCaseError(solution.path, action.line, "action must be one action name")
+    generated = solution.require("generated")
+    return TreeCase(path=test.path, alg=alg, depth=depth, tree=tree, diagram=diagram,
+                    expected_action=action.value.strip(),
+                    expected_generated=frozenset(generated.value.split()))
+
+
+def tree_from_test(test: ParsedFile) -> tuple[str, int, GameTree, str]:
+    """Validate a parsed tree test: its `alg`, `depth`, tree and diagram."""
     path = test.path
     kind = test.require("class")
     if kind.value not in SUPPORTED_CLASSES:
@@ -170,23 +183,20 @@ def case_from_files(test: ParsedFile, solution: ParsedFile) -> TreeCase:
         raise TestCaseError(path, start.line, "start_state must be one node name")
     win = _names(test, "win_states")
     lose = _names(test, "lose_states")
-    both = sorted(win & lose)
+    children = _successors(test)
+    # a name listed as both that is no node of the tree (e.g. "none") is harmless, as in the
+    # classic grader
+    nodes = {start.value.strip(), *children,
+             *(child for edges in children.values() for _, child in edges)}
+    both = sorted(win & lose & nodes)
     if both:
         raise TestCaseError(path, test.require("lose_states").line,
                             f"nodes both won and lost: {' '.join(both)}")
-    children = _successors(test)
     values = _evaluations(test)
     diagram = test.get("diagram")
-    action = solution.require("action")
-    if len(action.value.split()) != 1:
-        raise TestCaseError(solution.path, action.line, "action must be one action name")
-    generated = solution.require("generated")
     tree = GameTree(start=start.value.strip(), num_agents=num_agents, children=children,
                     values=values, win_states=win, lose_states=lose)
-    return TreeCase(path=path, alg=alg.value, depth=depth, tree=tree,
-                    diagram=diagram.value if diagram is not None else "",
-                    expected_action=action.value.strip(),
-                    expected_generated=frozenset(generated.value.split()))
+    return alg.value, depth, tree, diagram.value if diagram is not None else ""
 
 
 def _positive_int(test: ParsedFile, key: str) -> int:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,49 +38,39 @@ class AgentRun:
     error: str | None = None
     error_type: str | None = None  # the exception's class name, e.g. "MissingValueError"
 
-    def same_as(self, action: str, generated: frozenset[str]) -> bool:
-        """True if the run completed cleanly with exactly this action and generated set."""
-        return (self.error is None and not self.duplicates and self.action == action
-                and self.generated == generated)
+    def same_as(self, action: str, generated: frozenset[str],
+                allow_duplicates: bool = False) -> bool:
+        """True if the run completed cleanly with exactly this action and generated set (and,
+        unless `allow_duplicates`, generated no child twice)."""
+        return (self.error is None and (allow_duplicates or not self.duplicates)
+                and self.action == action and self.generated == generated)
 
 
 def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
-    """Import the agents to grade: a module name, a path to a `.py` file, or the default."""
+    """Import the agents to grade: a module name, a path to a `.py` file, or the default.
+
+    A file is loaded with the CS188 compatibility loader: its `import util`, `import game` and
+    `from pacman import GameState` get our modules, and files beside it can be imported.
+    """
     if isinstance(spec, ModuleType):
         return spec
     spec = DEFAULT_AGENTS_MODULE if spec is None else spec
+    if spec.endswith(".py") or "/" in spec or "\\" in spec:
+        from pacman.cs188.loader import StudentCodeError, load_student_file
+
+        try:
+            return load_student_file(spec).module
+        except StudentCodeError as error:
+            raise GradingError(str(error)) from None
     try:
-        if spec.endswith(".py") or "/" in spec or "\\" in spec:
-            return _load_file_module(Path(spec))
         return importlib.import_module(spec)
-    except GradingError:
-        raise
     except ModuleNotFoundError as error:
         raise GradingError(f"cannot import agents module {spec!r}: {error}") from None
-    except Exception as error:  # the student's module failed while importing
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the student's module failed while importing
         raise GradingError(f"importing agents from {spec!r} failed: "
                            f"{describe_exception(error)}") from None
-
-
-def _load_file_module(path: Path) -> ModuleType:
-    if not path.is_file():
-        raise GradingError(f"agents file not found: {path}")
-    name = f"_graded_agents_{path.stem}_{abs(hash(str(path.resolve())))}"
-    module_spec = importlib.util.spec_from_file_location(name, path)
-    if module_spec is None or module_spec.loader is None:
-        raise GradingError(f"cannot load agents from {path}")
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module  # dataclasses and pickling look their module up here
-    folder = str(path.resolve().parent)
-    sys.path.insert(0, folder)  # so the file can import its sibling modules, as when run there
-    try:
-        module_spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    finally:
-        sys.path.remove(folder)
-    return module
 
 
 def describe_exception(error: BaseException) -> str:
@@ -95,22 +83,40 @@ def describe_exception(error: BaseException) -> str:
     return text
 
 
-def run_agent(agent_class: Any, case: TreeCase, depth: int,
-              default_value: float | None = None) -> AgentRun:
-    """Build `agent_class(depth=..., evaluation=...)`, ask it for an action on the case's tree.
+def tree_action(agent_class: Any, depth: int, root: Any) -> Any:
+    """Build an agent for a test tree and ask it for the root's action.
 
-    With `default_value`, nodes without a value evaluate to it instead of failing the run.
+    Our agents get `agent_class(depth=..., evaluation=...)` and the tree itself; a classic CS188
+    class gets `agent_class(depth=...)` (its default evaluation reads the node's score) and the
+    tree through the camelCase interface, as the classic grader builds it.
     """
-    run = TreeRun(case.tree, default_value)
+    from pacman.cs188.loader import is_cs188_agent_class
+
+    if is_cs188_agent_class(agent_class):
+        from pacman.cs188.tree import CS188SearchState
+
+        return agent_class(depth=depth).getAction(CS188SearchState(root))
+    return agent_class(depth=depth, evaluation=tree_evaluation).get_action(root)
+
+
+def run_agent(agent_class: Any, case: TreeCase, depth: int,
+              default_value: float | None = None, classic: bool = False) -> AgentRun:
+    """Ask an agent of `agent_class` for its action on the case's tree; record what it did.
+
+    With `default_value`, nodes without a value evaluate to it instead of failing the run;
+    `classic` gives the tree the classic grader's leniency (see `TreeRun`).
+    """
+    run = TreeRun(case.tree, default_value, classic)
     action: Any = None
     error: str | None = None
     error_type: str | None = None
     try:
-        agent = agent_class(depth=depth, evaluation=tree_evaluation)
-        action = agent.get_action(run.root())
+        action = tree_action(agent_class, depth, run.root())
     except TreeError as problem:
         error, error_type = str(problem), type(problem).__name__
-    except (Exception, SystemExit) as problem:  # a student's bug fails the case, not the run
+    except KeyboardInterrupt:
+        raise
+    except BaseException as problem:  # a student's bug fails the case, not the run
         error = f"the agent raised {describe_exception(problem)}"
         error_type = type(problem).__name__
     duplicates = tuple(f"{node} --{action_name}--> generated {count} times"

@@ -68,13 +68,17 @@ class TreeRun:
 
     `default_value`, when set, is the value of nodes the test gives none (the grader's
     diagnostics use it to see what a buggy agent would have chosen instead of failing).
+    `classic` gives the classic grader's leniency: a won or lost node still lists the actions
+    the file gives it, and its successors can be generated (and are then counted as generated).
     """
 
-    __slots__ = ("default_value", "edge_counts", "generated", "tree")
+    __slots__ = ("classic", "default_value", "edge_counts", "generated", "tree")
 
-    def __init__(self, tree: GameTree, default_value: float | None = None) -> None:
+    def __init__(self, tree: GameTree, default_value: float | None = None,
+                 classic: bool = False) -> None:
         self.tree = tree
         self.default_value = default_value
+        self.classic = classic
         self.generated: set[str] = {tree.start}
         self.edge_counts: dict[tuple[str, str], int] = {}
 
@@ -104,7 +108,7 @@ class TreeState:
 
     def legal_actions(self, agent: int = 0) -> tuple[str, ...]:
         """The node's actions in file order (whoever moves); none at a won or lost node."""
-        if self.is_win() or self.is_lose():
+        if (self.is_win() or self.is_lose()) and not self._run.classic:
             return ()
         return self._run.tree.actions(self.node)
 
@@ -112,10 +116,11 @@ class TreeState:
         """The child reached by `action`; recorded as generated."""
         run = self._run
         tree = run.tree
-        if self.node in tree.win_states:
-            raise TerminalSuccessorError(self.node, "win")
-        if self.node in tree.lose_states:
-            raise TerminalSuccessorError(self.node, "lose")
+        if not run.classic:
+            if self.node in tree.win_states:
+                raise TerminalSuccessorError(self.node, "win")
+            if self.node in tree.lose_states:
+                raise TerminalSuccessorError(self.node, "lose")
         for listed, child in tree.children.get(self.node, ()):
             if listed == action:
                 edge = (self.node, listed)
@@ -141,6 +146,13 @@ class TreeState:
                 raise MissingValueError(self.node)
             return self._run.default_value
         return value
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TreeState) and other._run is self._run
+                and other.node == self.node)
+
+    def __hash__(self) -> int:
+        return hash(self.node)
 
     def __repr__(self) -> str:
         return f"TreeState({self.node!r})"

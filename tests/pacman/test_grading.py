@@ -152,7 +152,7 @@ def test_user_errors_raise_grading_error(tmp_path: Path) -> None:
         grade([tmp_path])
     with pytest.raises(GradingError, match=r"not a \.test file"):
         grade([CASES / "minimax" / "01-textbook.solution"])
-    with pytest.raises(GradingError, match="agents file not found"):
+    with pytest.raises(GradingError, match="no such agent file"):
         grade([CASES / "minimax" / "01-textbook.test"], str(tmp_path / "nope.py"))
     with pytest.raises(GradingError, match="cannot import agents module"):
         grade([CASES / "minimax" / "01-textbook.test"], "no_such_module_xyz")

@@ -1,0 +1,54 @@
+"""The classic interface over any search state (`legal_actions`, `successor`, `score`, ...).
+
+The grader's test trees speak our `SearchState` protocol; a student's `MinimaxAgent` calls
+`getLegalActions`, `generateSuccessor`, `getScore`, `isWin`, `isLose` and `getNumAgents` on
+them. `CS188SearchState` translates, so one tree serves both kinds of agents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["CS188SearchState"]
+
+
+class CS188SearchState:
+    """A search state seen through the classic camelCase interface."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def getLegalActions(self, agentIndex: int = 0) -> list[Any]:
+        """The node's actions, in order."""
+        return list(self.inner.legal_actions(agentIndex))
+
+    def generateSuccessor(self, agentIndex: int, action: Any) -> CS188SearchState:
+        """The child reached by `action`."""
+        return CS188SearchState(self.inner.successor(agentIndex, action))
+
+    def getScore(self) -> float:
+        """The node's value (the default evaluation)."""
+        return float(self.inner.score)
+
+    def isWin(self) -> bool:
+        """True at a won node."""
+        return bool(self.inner.is_win())
+
+    def isLose(self) -> bool:
+        """True at a lost node."""
+        return bool(self.inner.is_lose())
+
+    def getNumAgents(self) -> int:
+        """The number of agents."""
+        return int(self.inner.num_agents)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CS188SearchState) and self.inner == other.inner
+
+    def __hash__(self) -> int:
+        return hash(self.inner)
+
+    def __repr__(self) -> str:
+        return f"CS188SearchState({self.inner!r})"

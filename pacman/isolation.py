@@ -1,0 +1,292 @@
+"""Run untrusted agent code in a child process that can be stopped: hard limits, not promises.
+
+`Child` starts `python -m MODULE` in its own session, talks to it in JSON lines over a channel of
+its own, and captures everything the child's code prints (stdout and stderr, Python or C level)
+into a bounded buffer instead of the parent's terminal. The parent sets the deadlines: `receive`
+returns None when one passes, and `kill` ends the whole process group. A child that exits,
+crashes or is killed shows up as `ChildDied` with a readable reason (exit code, or the signal).
+
+Inside the child, `child_setup()` applies the memory cap, moves stdout/stderr onto the capture
+pipe, and starts a watchdog that ends the child when its parent dies.
+
+This is isolation against mistakes (infinite loops, `sys.exit`, `os._exit`, segfaults, memory
+hogs, floods of output), not a security sandbox: the child runs with the user's rights and can
+read and write their files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import IO, Any
+
+__all__ = ["Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
+           "import_path"]
+
+_MEMORY_ENV = "PACMAN_CHILD_MEMORY_MB"
+_PARENT_ENV = "PACMAN_CHILD_PARENT"
+_PATH_ENV = "PACMAN_CHILD_PATH"
+# The child starts with the parent's import path (minus folders where a classic `pacman.py`
+# would shadow this package), then runs the module as `python -m` would.
+_BOOTSTRAP = ("import json, os, runpy, sys; sys.path[:] = json.loads(os.environ['"
+              + _PATH_ENV + "']); runpy.run_module(sys.argv[1], run_name='__main__', "
+              "alter_sys=True)")
+
+
+def import_path() -> list[str]:
+    """This process's import path without entries that would shadow our `pacman` package (a
+    CS188 folder's `pacman.py`), with relative entries made absolute."""
+    from pathlib import Path
+
+    import pacman
+
+    ours = Path(pacman.__file__).resolve().parent.parent
+    kept = []
+    for entry in sys.path:
+        folder = Path(entry or ".").resolve()
+        if folder != ours and ((folder / "pacman.py").is_file()
+                               or (folder / "pacman" / "__init__.py").is_file()):
+            continue
+        kept.append(str(folder) if entry in ("", ".") or not os.path.isabs(entry) else entry)
+    return kept
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a child may use: address space in MB (None: no cap) and how much of its output is
+    kept (the first `output_head` and the last `output_tail` bytes)."""
+
+    memory_mb: int | None = 2048
+    output_head: int = 48_000
+    output_tail: int = 16_000
+
+
+class ChildDied(Exception):
+    """The child process ended before it answered."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def describe_exit(returncode: int | None) -> str:
+    """`exit code 3`, `killed by signal 9 (SIGKILL)`, or `still running`."""
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = "unknown"
+        return f"killed by signal {-returncode} ({name})"
+    return f"exit code {returncode}"
+
+
+class _Capture:
+    """Drains a pipe in a thread, keeping the head and the tail of what came through."""
+
+    def __init__(self, stream: IO[bytes], head: int, tail: int) -> None:
+        self.head_limit, self.tail_limit = head, tail
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        with stream:
+            while True:
+                chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+                if not chunk:
+                    return
+                with self._lock:
+                    self.total += len(chunk)
+                    room = self.head_limit - len(self.head)
+                    if room > 0:
+                        self.head += chunk[:room]
+                        chunk = chunk[room:]
+                    if chunk:
+                        self.tail += chunk
+                        if len(self.tail) > self.tail_limit:
+                            del self.tail[:len(self.tail) - self.tail_limit]
+
+    def text(self, wait: float = 1.0) -> str:
+        """What was kept, with a note of what was left out."""
+        self._thread.join(timeout=wait)
+        with self._lock:
+            kept = len(self.head) + len(self.tail)
+            head = self.head.decode("utf-8", "replace")
+            if self.total <= kept:
+                return head + self.tail.decode("utf-8", "replace")
+            skipped = self.total - kept
+            return (f"{head}\n[... {skipped:,} bytes of output left out ...]\n"
+                    + self.tail.decode("utf-8", "replace"))
+
+
+class Child:
+    """A child Python process running `module` as `python -m` does, with a JSON-lines channel.
+
+    The child's current folder is the parent's (`cwd` to change it); its import path is the
+    parent's, without folders that would shadow our package."""
+
+    def __init__(self, module: str, limits: Limits | None = None,
+                 env: dict[str, str] | None = None, cwd: str | None = None) -> None:
+        self.limits = limits or Limits()
+        output_read, output_write = os.pipe()
+        environment = dict(os.environ if env is None else env)
+        environment[_PARENT_ENV] = str(os.getpid())
+        environment[_PATH_ENV] = json.dumps(import_path())
+        environment["OPENBLAS_NUM_THREADS"] = "1"  # numpy's BLAS threads reserve memory
+        environment["PYTHONUNBUFFERED"] = "1"
+        if self.limits.memory_mb is not None:
+            environment[_MEMORY_ENV] = str(self.limits.memory_mb)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _BOOTSTRAP, module], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
+                start_new_session=True)
+        finally:
+            os.close(output_write)
+        self.capture = _Capture(os.fdopen(output_read, "rb"), self.limits.output_head,
+                                self.limits.output_tail)
+        assert self.process.stdout is not None
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.process.stdout, selectors.EVENT_READ)
+        self._buffer = b""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one message; ChildDied if the child is gone."""
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(message).encode() + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise ChildDied(self._death()) from None
+
+    def receive(self, timeout: float | None) -> dict[str, Any] | None:
+        """The next message, or None if `timeout` seconds pass first; ChildDied if the child
+        ends (or sends something that is not a message) before one arrives."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        assert self.process.stdout is not None
+        while b"\n" not in self._buffer:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not self._selector.select(left):
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise ChildDied(self._death())
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            message = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            self.kill()
+            raise ChildDied("it wrote garbage on the grader's channel") from None
+        if not isinstance(message, dict):
+            self.kill()
+            raise ChildDied("it wrote garbage on the grader's channel")
+        return message
+
+    def _death(self) -> str:
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        return describe_exit(self.process.returncode)
+
+    def kill(self) -> None:
+        """End the child and everything it started (its process group)."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+
+    def close(self) -> str:
+        """Let the child finish (kill it if it does not within 5 s); return its output."""
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self.kill()  # anything it left running in its group
+        self._selector.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        return self.capture.text()
+
+    @property
+    def output(self) -> str:
+        """What the child printed so far (bounded)."""
+        return self.capture.text(wait=0.0)
+
+
+class Channel:
+    """The child's side: read requests from the parent, send messages back."""
+
+    def __init__(self, reader: IO[bytes], writer: IO[bytes]) -> None:
+        self._reader, self._writer = reader, writer
+        self._lock = threading.Lock()
+
+    def receive(self) -> dict[str, Any] | None:
+        """The next request, or None when the parent closed the channel."""
+        line = self._reader.readline()
+        if not line:
+            return None
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one message to the parent."""
+        data = json.dumps(message).encode() + b"\n"
+        with self._lock:
+            self._writer.write(data)
+            self._writer.flush()
+
+
+def child_setup() -> Channel:
+    """Call first thing in a child: cap memory, take the channel off stdout, send stdout and
+    stderr to the capture pipe, and exit if the parent dies."""
+    writer = os.fdopen(os.dup(1), "wb", buffering=0)
+    reader = os.fdopen(os.dup(0), "rb")
+    os.dup2(2, 1)  # stdout now goes where stderr goes: the parent's capture pipe
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)  # agent code reading input gets end-of-file, not the channel
+    os.close(devnull)
+    sys.stdout = os.fdopen(1, "w", buffering=1, encoding="utf-8", errors="replace",
+                           closefd=False)
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the child
+    memory = os.environ.get(_MEMORY_ENV)
+    if memory:
+        try:
+            import resource
+
+            limit = int(memory) * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ImportError, ValueError, OSError):  # pragma: no cover - not on this platform
+            pass
+    parent = int(os.environ.get(_PARENT_ENV, "0") or 0)
+    if parent:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    return Channel(reader, writer)
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(70)
