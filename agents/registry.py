@@ -220,9 +220,11 @@ def _make_classic(cls: type, settings: dict[str, Any], index: int) -> Any:
         accepted = _parameters(cls)
         raise RegistryError(f"bad settings for {cls.__name__}: {error} (it accepts: "
                             f"{', '.join(accepted) or 'no settings'})") from None
-    except KeyboardInterrupt:
-        raise
     except BaseException as error:
+        from pacman.interrupts import is_user_interrupt
+
+        if is_user_interrupt(error):
+            raise
         raise RegistryError(f"{cls.__name__} failed while being built: "
                             f"{describe_fault(error)}") from None
 

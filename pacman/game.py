@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
+from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
 from pacman.record import GameRecord, Outcome
 from pacman.rules import Direction
@@ -141,7 +142,9 @@ def _guard(index: int, call: Any, state: GameState) -> Any:
     """Run an agent's code; its exception becomes a `crash` fault of that agent."""
     try:
         return call(state)
-    except (GameStopped, GameRestart, KeyboardInterrupt):
+    except (GameStopped, GameRestart):
         raise
-    except Exception as error:
+    except BaseException as error:  # SystemExit and an agent's own KeyboardInterrupt too
+        if is_user_interrupt(error):
+            raise
         raise _Fault(Outcome.CRASH, index, f"{type(error).__name__}: {error}") from error

@@ -282,6 +282,9 @@ def child_setup() -> Channel:
     if parent:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    from pacman.interrupts import mark_user_interrupts
+
+    mark_user_interrupts()  # so a KeyboardInterrupt here is always the agent's own
     return Channel(reader, writer)
 
 

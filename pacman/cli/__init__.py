@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from pacman.cli import assumptions, batch, grade, layouts, play, replay, table
 from pacman.cli.options import Parser, UsageError, parse_settings
+from pacman.interrupts import mark_user_interrupts
 from pacman.layout import LayoutError
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "parse_settings"]
@@ -42,6 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agents.registry import RegistryError
     from pacman.replay import ReplayError
 
+    mark_user_interrupts()
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):

@@ -33,6 +33,9 @@ def add_parser(commands: Any) -> None:
     batch.add_argument("-p", "--pacman", action="append", metavar="AGENT[@SETTINGS]",
                        help="Pacman agent; repeat to compare several; settings after @ are "
                             "its own, e.g. 'alphabeta@depth=2|3,evaluation=better'")
+    batch.add_argument("--agents", metavar="FILE.py", default=None,
+                       help="a file of agent classes (a CS188 multiAgents.py works unmodified):"
+                            " -p/-g may then name its classes")
     batch.add_argument("-a", "--agent-args", action="append", metavar="SETTINGS",
                        help="settings k=v,k=v for every -p without @; repeat to cross sets; "
                             "k=v1|v2 crosses values")
@@ -81,8 +84,11 @@ def _settings_grid(text: str | None) -> list[dict[str, Any]]:
     return [dict(zip(keys, combination)) for combination in itertools.product(*choices)]
 
 
-def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None) -> list[Any]:
-    """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets."""
+def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str,
+                 agents_file: str | None) -> list[Any]:
+    """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets; with an agents
+    file, a plain name of one of its classes names that class."""
+    from agents.registry import resolve_name
     from pacman.experiments.store import AgentSpec
 
     texts: Sequence[str | None] = shared or [None]
@@ -93,7 +99,8 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None) -> list[A
         if not name.strip():
             raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
         sets = _settings_grid(inline) if at else shared_sets
-        specs.extend(AgentSpec.of(name.strip(), settings) for settings in sets)
+        resolved = resolve_name(name.strip(), role, agents_file)
+        specs.extend(AgentSpec.of(resolved, settings) for settings in sets)
     return specs
 
 
@@ -124,12 +131,14 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("-a/--agent-args applies to -p agents: give -p too")
         if args.ghost_args and not args.ghosts:
             args.ghosts = ["RandomGhost"]
-        pacman = (_agent_specs(args.pacman, args.agent_args) if args.pacman
+        pacman = (_agent_specs(args.pacman, args.agent_args, "pacman", args.agents)
+                  if args.pacman
                   else list(experiment.pacman))
         if not pacman:
             raise UsageError("no Pacman agent: give -p AGENT, or an experiment file with "
                              "'pacman'")
-        ghosts = (_agent_specs(args.ghosts, args.ghost_args) if args.ghosts
+        ghosts = (_agent_specs(args.ghosts, args.ghost_args, "ghost", args.agents)
+                  if args.ghosts
                   else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
         if args.scheduler and args.backend != "dask":
             raise UsageError("--scheduler needs --backend dask")

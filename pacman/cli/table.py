@@ -30,10 +30,12 @@ def add_parser(commands: Any) -> None:
                       help=f"group by these columns (default {TABLE_COLUMNS})")
 
 
-def _columns(text: str | None) -> tuple[list[str], bool]:
+def _columns(text: str | None, games: Any) -> tuple[list[str], bool]:
     """The --by columns, and whether they were given (else the default, shown compactly)."""
     if text is None:
-        return TABLE_COLUMNS.split(","), False
+        from pacman.experiments.table import default_columns
+
+        return default_columns(games), False
     columns = [c.strip() for c in text.split(",") if c.strip()]
     if not columns:
         raise UsageError("--by needs at least one column")
@@ -45,10 +47,10 @@ def run_table(args: argparse.Namespace) -> int:
     from pacman.experiments.store import StoreError, open_results
     from pacman.experiments.table import TableError, constant_columns, summarize
 
-    by, given = _columns(args.by)
     try:
         with open_results(args.results) as store:
             games = store.games()
+        by, given = _columns(args.by, games)
         rows = summarize(games, by)
     except (StoreError, TableError) as error:
         raise UsageError(str(error)) from None
@@ -124,11 +126,11 @@ def run_plot(args: argparse.Namespace) -> int:
     from pacman.experiments.store import StoreError, open_results
     from pacman.experiments.table import TableError
 
-    by, _ = _columns(args.by)
     out = Path(args.out) if args.out else Path(args.results).parent / "plots"
     try:
         with open_results(args.results) as store:
             games = store.games()
+        by, _ = _columns(args.by, games)
         written = plot_results(games, out, by)
     except (StoreError, TableError, PlotError) as error:
         raise UsageError(str(error)) from None

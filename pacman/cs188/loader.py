@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from pacman.cs188.modules import STUDENT_MODULES
+from pacman.interrupts import is_user_interrupt
 
 __all__ = [
     "StudentCodeError",
@@ -122,9 +123,9 @@ class _Loader:
             spec.loader.exec_module(module)
         except StudentCodeError:
             raise
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:  # SystemExit too: a student's exit is their fault
+            if is_user_interrupt(error):
+                raise
             sys.modules.pop(unique, None)
             self.loaded.pop(name, None)
             raise StudentCodeError(f"{path.name} failed while loading: "

@@ -117,15 +117,29 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
 
 
 def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
-    from agents.registry import AgentEntry, RegistryError, find_agent, make_agent
+    from agents.registry import (
+        CS188_EVALUATIONS,
+        AgentEntry,
+        RegistryError,
+        find_agent,
+        make_agent,
+        resolve_name,
+    )
+    from pacman.cs188.loader import is_cs188_agent_class
 
     found = find_agent(spec.name, role)
     if isinstance(found, AgentEntry):
         if found.class_name == "KeyboardAgent":
             raise BatchError("the keyboard agent needs a window: it cannot play in a batch")
         name, cls = found.class_name, found.load()
-    else:
-        name, cls = spec.name, found
+    else:  # a file's class by its absolute path, so any worker (and a rerun) finds it
+        name, cls = resolve_name(spec.name, role), found
+    if "evalFn" in spec.settings_dict() and not is_cs188_agent_class(cls) and (
+            "evaluation" not in spec.settings_dict()):
+        settings_in = spec.settings_dict()  # the CS188 spelling of our `evaluation` setting
+        value = settings_in.pop("evalFn")
+        settings_in["evaluation"] = CS188_EVALUATIONS.get(str(value), value)
+        spec = AgentSpec.of(spec.name, settings_in)
     try:
         agent = make_agent(name, role, spec.settings_dict(), index=index)
     except RegistryError:

@@ -157,6 +157,19 @@ def _has_column(games: Sequence[StoredGame], column: str) -> bool:
     return any(column in game.config.pacman.settings_dict() for game in games)
 
 
+def default_columns(games: Sequence[StoredGame]) -> list[str]:
+    """The standard columns the stored games have (a classic agent's `evalFn` stands in for
+    `evaluation`): a store of a user's own agents gets a table too."""
+    columns = []
+    for column in STANDARD_COLUMNS:
+        if column == "evaluation" and not _has_column(games, column) and _has_column(
+                games, "evalFn"):
+            column = "evalFn"
+        if _has_column(games, column):
+            columns.append(column)
+    return columns
+
+
 def check_columns(games: Sequence[StoredGame], by: Sequence[str]) -> None:
     """Raise TableError for a column that no game has."""
     for column in by:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
 from pacman.state import GameState
 
@@ -94,9 +95,9 @@ def play_classic_game(layout: Layout, agents: Sequence[Any], time_limit_seconds:
         except MoveTimeLimit:
             return None, ClassicGame(state, moves, timed_out=True, crashed=True,
                                      fault_agent=index, fault=_over(limit, index))
-        except KeyboardInterrupt:
-            raise
         except BaseException as error:
+            if is_user_interrupt(error):
+                raise
             return None, ClassicGame(state, moves, crashed=True, fault_agent=index,
                                      fault=describe(error))
         elapsed = time.perf_counter() - started

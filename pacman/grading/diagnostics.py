@@ -28,8 +28,12 @@ HINTS = {
                 "(it would pass with depth - 1)",
     "too_shallow": "search depth off by one: the agent searches one ply too shallow "
                    "(it would pass with depth + 1)",
-    "partial_ply": "partial-ply bug: depth is counted per agent move instead of per ply "
-                   "(one ply = MAX's move + one move of every other agent)",
+    "per_agent": "depth is counted per agent move instead of per ply "
+                 "(one ply = MAX's move + one move of every other agent)",
+    "partial_ply": "partial-ply bug: in the last ply the last agent does not move (its node "
+                   "is evaluated instead of expanded); a ply ends after every agent has moved",
+    "no_root_alpha": "alpha-beta does not raise alpha at the root: pass the best value found "
+                     "so far to the next root action's search",
     "equality": "alpha-beta prunes on equality: prune only when v > beta (MAX) "
                 "or v < alpha (MIN)",
     "no_pruning": "alpha-beta does not prune: it generated exactly what minimax generates",
@@ -61,7 +65,12 @@ def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, .
     if run_agent(agent_class, case, depth + 1).same_as(*expected):
         hints.append(HINTS["too_shallow"])
     if agents > 1 and run_agent(agent_class, case, depth * agents).same_as(*expected):
-        hints.append(HINTS["partial_ply"])
+        hints.append(HINTS["per_agent"])
+
+    # The agent itself passing at another depth is direct evidence: no need to guess further.
+    if hints and all(h in (HINTS["too_deep"], HINTS["too_shallow"], HINTS["per_agent"])
+                     for h in hints):
+        return tuple(dict.fromkeys(hints))
 
     # Probe 2: the agent on a tolerant tree against the reference with one bug switched on.
     tolerant = run_agent(agent_class, case, depth, TOLERANT_VALUE)
@@ -80,10 +89,14 @@ def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, .
         if behaves_like(search_depth=depth + 1):
             hints.append(HINTS["too_deep"])
         if agents > 1 and behaves_like(per_agent_depth=True):
+            hints.append(HINTS["per_agent"])
+        if agents > 1 and behaves_like(last_ghost_unexpanded=True):
             hints.append(HINTS["partial_ply"])
         if case.alg == "AlphaBetaAgent":
             if behaves_like(prune_on_equality=True):
                 hints.append(HINTS["equality"])
+            if behaves_like(no_root_alpha=True):
+                hints.append(HINTS["no_root_alpha"])
             if behaves_like(alg="MinimaxAgent"):
                 hints.append(HINTS["no_pruning"])
         elif case.alg == "MinimaxAgent" and behaves_like(alg="AlphaBetaAgent"):

@@ -79,7 +79,7 @@ def load_test(test: ParsedFile) -> EvalTest:
     """Check and read a parsed `EvalAgentTest` file."""
     name_entry = test.require("layoutName")
     try:
-        layout = load_layout(name_entry.value)
+        layout = _find_layout(name_entry.value, test.path)
     except LayoutError as error:
         raise TestCaseError(test.path, name_entry.line, str(error)) from None
     ghosts_entry = test.require("ghosts")
@@ -114,6 +114,17 @@ def load_test(test: ParsedFile) -> EvalTest:
         thresholds=(thresholds[0], thresholds[1], thresholds[2]),
         # the classic files always give max_points; without it, every threshold is a point
         max_points=int(_number(test, "max_points") or sum(len(t) for t in thresholds)))
+
+
+def _find_layout(name: str, test_path: Path) -> Layout:
+    """A layout by name: a `layouts/NAME.lay` beside the suite (the test's folder or up to three
+    above it, as the classic grader looks), else a shipped layout or a path."""
+    folder = test_path.resolve().parent
+    for place in [folder, *folder.parents][:4]:
+        candidate = place / "layouts" / f"{name}.lay"
+        if candidate.is_file():
+            return load_layout(candidate)
+    return load_layout(name)
 
 
 def _ghost_agents(spec: EvalTest) -> list[object]:

@@ -229,10 +229,25 @@ def _play(spec: GameTreeTest, steps: list[Step],
                 TestStatus.ERROR)
     if grading.wrong_count is not None:
         move, count, staff = grading.wrong_count
-        return ([f"Bug: Wrong number of states expanded. At move {move} the agent explored "
-                 f"{count} states; a correct {spec.alg} at depth {spec.depth} explores "
-                 + " or ".join(str(c) for c in dict.fromkeys(staff))
-                 + " (with and without Stop)."], TestStatus.FAIL)
+        messages = [f"Bug: Wrong number of states expanded. At move {move} the agent explored "
+                    f"{count} states; a correct {spec.alg} at depth {spec.depth} explores "
+                    + " or ".join(str(c) for c in dict.fromkeys(staff))
+                    + " (with and without Stop)."]
+        if any(grading.consistent_optimal) and count > max(staff):
+            messages.append("hint: every move was a best move, but the search generates "
+                            "states a correct one does not (an evaluation or a check that "
+                            "calls generateSuccessor, or children generated before they are "
+                            "needed)")
+        elif any(grading.consistent_optimal) and count < min(staff):
+            messages.append("hint: every move was a best move, but the search generates fewer "
+                            "states than a correct one: it prunes too much (on equality?) or "
+                            "stops early")
+        elif any(grading.consistent_partial):
+            messages.append("hint: the moves match a search with the partial-ply bug (the "
+                            "last ghost of the last ply does not move)")
+        elif any(grading.consistent_alt):
+            messages.append("hint: the moves match a search one ply too shallow or too deep")
+        return messages, TestStatus.FAIL
     if any(grading.consistent_optimal):
         return [], TestStatus.PASS
     if any(grading.consistent_partial):

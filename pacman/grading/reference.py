@@ -31,13 +31,17 @@ class ReferenceOutcome:
 
 
 def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: bool = False,
-                     prune_on_equality: bool = False,
+                     prune_on_equality: bool = False, last_ghost_unexpanded: bool = False,
+                     no_root_alpha: bool = False,
                      default_value: float | None = None) -> ReferenceOutcome:
     """Run `alg` ("MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent") on `tree`.
 
-    `per_agent_depth` counts `depth` in single agent moves instead of plies (the partial-ply
-    bug); `prune_on_equality` makes alpha-beta prune on `>=`/`<=`; `default_value` is used for
-    nodes without a value (otherwise evaluating them raises `MissingValueError`).
+    The switches reproduce classic bugs: `per_agent_depth` counts `depth` in single agent moves
+    instead of plies; `last_ghost_unexpanded` evaluates the last ghost's node of the last ply
+    instead of expanding it (the classic partial-ply bug); `prune_on_equality` makes alpha-beta
+    prune on `>=`/`<=`; `no_root_alpha` never raises alpha between the root's actions.
+    `default_value` is used for nodes without a value (otherwise evaluating them raises
+    `MissingValueError`).
     """
     run = TreeRun(tree, default_value)
     n = tree.num_agents
@@ -55,6 +59,8 @@ def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: b
         if state.is_win() or state.is_lose():
             return state.score
         if left == 0 and (agent == 0 or per_agent_depth):
+            return state.score
+        if last_ghost_unexpanded and n > 1 and agent == n - 1 and left == 1:
             return state.score
         actions = state.legal_actions(agent)
         if not actions:
@@ -91,7 +97,8 @@ def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: b
     for action in root.legal_actions(0):
         v = value(root.successor(0, action), nxt, left, alpha, _INF)
         root_values.append((action, v))
-        alpha = max(alpha, v)
+        if not no_root_alpha:
+            alpha = max(alpha, v)
     if not root_values:
         raise ValueError(f"the start node {tree.start} has no actions")
     outcome = ReferenceOutcome("", frozenset(run.generated), tuple(root_values))

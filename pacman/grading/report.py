@@ -170,7 +170,11 @@ def _notes(report: SubmissionReport) -> list[str]:
         for status in (TestStatus.TIMEOUT, TestStatus.CRASH, TestStatus.ERROR, TestStatus.FAIL,
                        TestStatus.PARTIAL):
             if status in statuses:
-                notes.append(f"{question.name}: {status}")
+                note = str(status)
+                if status is TestStatus.PARTIAL:
+                    crashed = any("crashed" in m for t in question.tests for m in t.messages)
+                    note = "games crashed" if crashed else "partial credit"
+                notes.append(f"{question.name}: {note}")
                 break
         else:
             if question.messages:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pacman.grading.parser import TreeCase
 from pacman.grading.tree import TreeError, TreeRun, tree_evaluation
+from pacman.interrupts import is_user_interrupt
 
 __all__ = [
     "DEFAULT_AGENTS_MODULE",
@@ -66,9 +67,9 @@ def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
         return importlib.import_module(spec)
     except ModuleNotFoundError as error:
         raise GradingError(f"cannot import agents module {spec!r}: {error}") from None
-    except KeyboardInterrupt:
-        raise
     except BaseException as error:  # the student's module failed while importing
+        if is_user_interrupt(error):
+            raise
         raise GradingError(f"importing agents from {spec!r} failed: "
                            f"{describe_exception(error)}") from None
 
@@ -114,9 +115,9 @@ def run_agent(agent_class: Any, case: TreeCase, depth: int,
         action = tree_action(agent_class, depth, run.root())
     except TreeError as problem:
         error, error_type = str(problem), type(problem).__name__
-    except KeyboardInterrupt:
-        raise
     except BaseException as problem:  # a student's bug fails the case, not the run
+        if is_user_interrupt(problem):
+            raise
         error = f"the agent raised {describe_exception(problem)}"
         error_type = type(problem).__name__
     duplicates = tuple(f"{node} --{action_name}--> generated {count} times"

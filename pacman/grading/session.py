@@ -23,6 +23,7 @@ from pacman.grading.results import (
 )
 from pacman.grading.runner import describe_exception
 from pacman.grading.suite import Question, Suite
+from pacman.interrupts import is_user_interrupt
 
 __all__ = ["TEST_CLASSES", "grade_question", "grade_suite", "relative_name", "run_test"]
 
@@ -64,9 +65,9 @@ def run_test(suite: Suite, path: Path, contestant: Contestant) -> TestResult:
                                 f"(known: {', '.join(TEST_CLASSES)})")
     except TestCaseError as error:
         result = TestResult(relative, "", TestStatus.ERROR, messages=(str(error),))
-    except KeyboardInterrupt:
-        raise
     except BaseException as error:  # the code under test raised outside a game
+        if is_user_interrupt(error):
+            raise
         result = TestResult(relative, "", TestStatus.CRASH,
                             messages=(f"Exception raised: {describe_exception(error)}",))
     seconds = time.perf_counter() - started

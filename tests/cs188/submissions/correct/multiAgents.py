@@ -1,8 +1,7 @@
 # multiAgents.py
-# --------------
-# A classic-style student submission for the multi-agent search assignment,
-# written for this project's compatibility tests.  It uses the CS188 student
-# API (camelCase GameState methods, util.lookup for evalFn, global random).
+# Written for this project's compatibility tests: a submission in the style
+# of a CS188 multi-agent search student (camelCase GameState API, evalFn
+# looked up by name with util.lookup, the global random module).
 
 from util import manhattanDistance
 from game import Directions
@@ -13,82 +12,65 @@ from pacman import GameState
 
 
 class ReflexAgent(Agent):
-    """
-    A reflex agent chooses an action at each choice point by examining
-    its alternatives via a state evaluation function.
-    """
+    """Looks one move ahead and takes the move whose successor scores best."""
 
     def getAction(self, gameState: GameState):
-        # Collect legal moves and successor states
-        legalMoves = gameState.getLegalActions()
-
-        # Choose one of the best actions
-        scores = [self.evaluationFunction(gameState, action) for action in legalMoves]
-        bestScore = max(scores)
-        bestIndices = [index for index in range(len(scores)) if scores[index] == bestScore]
-        chosenIndex = random.choice(bestIndices)  # Pick randomly among the best
-
-        return legalMoves[chosenIndex]
+        actions = gameState.getLegalActions()
+        values = [self.evaluationFunction(gameState, a) for a in actions]
+        top = max(values)
+        ties = [a for a, v in zip(actions, values) if v == top]
+        return random.choice(ties)  # break ties at random
 
     def evaluationFunction(self, currentGameState: GameState, action):
-        successorGameState = currentGameState.generatePacmanSuccessor(action)
-        newPos = successorGameState.getPacmanPosition()
-        newFood = successorGameState.getFood()
-        newGhostStates = successorGameState.getGhostStates()
-        newScaredTimes = [ghostState.scaredTimer for ghostState in newGhostStates]
-
-        if successorGameState.isWin():
+        nextState = currentGameState.generatePacmanSuccessor(action)
+        if nextState.isWin():
             return 1e9
-        if successorGameState.isLose():
+        if nextState.isLose():
             return -1e9
 
-        score = successorGameState.getScore()
+        pacPos = nextState.getPacmanPosition()
+        value = nextState.getScore()
 
-        # get closer to the nearest food
-        foodList = newFood.asList()
-        if foodList:
-            closest = min(manhattanDistance(newPos, food) for food in foodList)
-            score += 10.0 / (closest + 1)
+        # head for the closest pellet
+        pellets = nextState.getFood().asList()
+        if pellets:
+            nearest = min(manhattanDistance(pacPos, p) for p in pellets)
+            value += 10.0 / (nearest + 1)
 
-        # stay away from active ghosts, chase scared ones
-        for ghostState, scared in zip(newGhostStates, newScaredTimes):
-            dist = manhattanDistance(newPos, ghostState.getPosition())
-            if scared > dist:
-                score += 50.0 / (dist + 1)
-            elif dist <= 1:
-                score -= 500
-            elif dist <= 3:
-                score -= 20.0 / dist
+        # keep clear of ghosts that can hurt us, go after the frightened ones
+        for ghost in nextState.getGhostStates():
+            d = manhattanDistance(pacPos, ghost.getPosition())
+            if ghost.scaredTimer > d:
+                value += 50.0 / (d + 1)
+            elif d <= 1:
+                value -= 500
+            elif d <= 3:
+                value -= 20.0 / d
 
-        # standing still is almost never useful
+        # waiting in place wastes time
         if action == Directions.STOP:
-            score -= 5
+            value -= 5
 
-        return score
+        return value
 
 
 def scoreEvaluationFunction(currentGameState: GameState):
-    """
-    This default evaluation function just returns the score of the state.
-    """
+    """Default evaluation for the search agents: the game score."""
     return currentGameState.getScore()
 
 
 class MultiAgentSearchAgent(Agent):
-    """
-    Common elements of the adversarial search agents.
-    """
+    """Shared set-up: Pacman's index, the evaluation function and the depth."""
 
     def __init__(self, evalFn='scoreEvaluationFunction', depth='2'):
-        self.index = 0  # Pacman is always agent index 0
+        self.index = 0
+        # evalFn and depth may arrive as strings from the command line
         self.evaluationFunction = util.lookup(evalFn, globals())
         self.depth = int(depth)
 
 
 class MinimaxAgent(MultiAgentSearchAgent):
-    """
-    Your minimax agent (question 2)
-    """
+    """Plain minimax; one ply = Pacman and then every ghost once."""
 
     def getAction(self, gameState: GameState):
         numAgents = gameState.getNumAgents()
@@ -121,9 +103,7 @@ class MinimaxAgent(MultiAgentSearchAgent):
 
 
 class AlphaBetaAgent(MultiAgentSearchAgent):
-    """
-    Your minimax agent with alpha-beta pruning (question 3)
-    """
+    """Minimax with alpha-beta pruning (prunes only on strict inequality)."""
 
     def getAction(self, gameState: GameState):
         numAgents = gameState.getNumAgents()
@@ -178,9 +158,7 @@ class AlphaBetaAgent(MultiAgentSearchAgent):
 
 
 class ExpectimaxAgent(MultiAgentSearchAgent):
-    """
-    Your expectimax agent (question 4)
-    """
+    """Expectimax: every ghost moves uniformly at random."""
 
     def getAction(self, gameState: GameState):
         numAgents = gameState.getNumAgents()
@@ -219,13 +197,9 @@ class ExpectimaxAgent(MultiAgentSearchAgent):
 
 def betterEvaluationFunction(currentGameState: GameState):
     """
-    Your extreme ghost-hunting, pellet-nabbing, food-gobbling, unstoppable
-    evaluation function (question 5).
-
-    DESCRIPTION: start from the game score; reward being close to the nearest
-    food and having little food and few capsules left; hunt scared ghosts that
-    can still be reached before they recover; keep a safe distance from the
-    active ones.
+    Game score, plus a pull towards the nearest pellet, a cost for every pellet
+    and capsule still on the board, a bonus for frightened ghosts that can be
+    reached before they recover, and a cost for standing near active ghosts.
     """
     if currentGameState.isWin():
         return 100000 + currentGameState.getScore()
@@ -257,5 +231,5 @@ def betterEvaluationFunction(currentGameState: GameState):
     return score
 
 
-# Abbreviation
+# short name for -a evalFn=better
 better = betterEvaluationFunction

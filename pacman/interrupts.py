@@ -1,0 +1,46 @@
+"""Tell the user's Ctrl-C from a `KeyboardInterrupt` that agent code raised itself.
+
+Python turns SIGINT into `KeyboardInterrupt`, and agent code can raise the same exception (or
+catch and re-raise it). The command line installs `mark_user_interrupts()`: its SIGINT handler
+notes that the user pressed Ctrl-C before raising. Code that guards agent calls then asks
+`is_user_interrupt(error)`: only the user's interrupt stops the run; any other exception, a
+`KeyboardInterrupt` or `SystemExit` from agent code included, is that agent's crash.
+
+Without the handler installed (a library user), every `KeyboardInterrupt` counts as the
+user's, which is Python's usual meaning. The flag is process-wide because signals are.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Any
+
+__all__ = ["is_user_interrupt", "mark_user_interrupts"]
+
+_state = {"installed": False, "pressed": False}
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _state["pressed"] = True
+    raise KeyboardInterrupt
+
+
+def mark_user_interrupts() -> None:
+    """Install the SIGINT handler that marks the user's Ctrl-C (main thread only); from then
+    on, a `KeyboardInterrupt` without a Ctrl-C is an agent's fault."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _on_sigint)
+    # (a child process that ignores SIGINT keeps ignoring it: there, every
+    # KeyboardInterrupt comes from agent code)
+    _state["installed"] = True
+    _state["pressed"] = False
+
+
+def is_user_interrupt(error: BaseException) -> bool:
+    """True if `error` is the user's Ctrl-C (as opposed to something agent code raised)."""
+    if not isinstance(error, KeyboardInterrupt):
+        return False
+    return _state["pressed"] or not _state["installed"]
