@@ -34,6 +34,12 @@ def add_parser(commands: Any) -> None:
                             ".test files (default: ./test_cases)")
     grade.add_argument("--test-directory", dest="test_directory", default=None,
                        metavar="DIR", help="the same as PATH (the classic spelling)")
+    grade.add_argument("--example", action="store_true",
+                       help="use the example suite that ships with pacman (q1-q5 in the "
+                            "classic format: every test class, 25 points)")
+    grade.add_argument("--copy-to", default=None, metavar="DIR",
+                       help="with --example: copy the example suite to DIR (to start your "
+                            "own) and stop")
     who = grade.add_mutually_exclusive_group()
     who.add_argument("--agents", "--student-code", dest="agents", default=None,
                      metavar="FILE.py",
@@ -83,6 +89,10 @@ def add_parser(commands: Any) -> None:
 
 def _paths(args: argparse.Namespace) -> list[str]:
     paths = list(args.paths)
+    if args.example:
+        from pacman.grading.suite import EXAMPLE_SUITE
+
+        paths.append(str(EXAMPLE_SUITE))
     if args.test_directory:
         paths.append(args.test_directory)
     if args.test:
@@ -115,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
     from pacman.grading.runner import GradingError
     from pacman.grading.suite import SuiteError, find_suite
 
+    if args.copy_to:
+        return _copy_example(args)
     paths = _paths(args)
     try:
         suite = find_suite(paths)
@@ -128,6 +140,25 @@ def run(args: argparse.Namespace) -> int:
         return _grade_one(args, suite, paths, limits)
     except (SuiteError, GradingError) as error:
         raise UsageError(str(error)) from None
+
+
+def _copy_example(args: argparse.Namespace) -> int:
+    import shutil
+
+    from pacman.grading.suite import EXAMPLE_SUITE
+
+    if not args.example:
+        raise UsageError("--copy-to copies the example suite: give --example too")
+    target = Path(args.copy_to)
+    if target.exists():
+        raise UsageError(f"{target} exists already: --copy-to makes a new folder")
+    try:
+        shutil.copytree(EXAMPLE_SUITE, target, ignore=shutil.ignore_patterns("__pycache__"))
+    except OSError as error:
+        raise UsageError(f"cannot copy the example suite to {target}: {error}") from None
+    print(f"copied the example suite to {target}: edit its tests, then "
+          f"`pacman grade {target} --generate-solutions`")
+    return 0
 
 
 def _generate(suite: Any) -> int:

@@ -1,1 +1,33 @@
-"""The CS188 compatibility layer: runs UC Berkeley "multiagent" student code on our simulator."""
+"""The CS188 compatibility layer: classic student code, unmodified, on this project's engine.
+
+- `modules/`: what student code imports as `util`, `game`, `ghostAgents` and `pacman`;
+- `state.CS188GameState`: the classic camelCase state API over our fast `GameState`;
+- `loader`: loads a student's file so its imports get those modules (never the classic files);
+- `agent.StudentAgent`: a classic agent playing in `run_game`, seeded from the game's seed;
+- `tree.CS188SearchState`: the camelCase view of the grader's test trees.
+
+CS188 camelCase lives only in this package. The Python API for a student's agent is
+`load_agent`; `agents.registry.make_agent("multiAgents.py:MinimaxAgent", "pacman", ...)` does
+the same by name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pacman.cs188.agent import StudentAgent, build_student_agent
+from pacman.cs188.loader import StudentCodeError, find_class, load_student_file
+from pacman.cs188.state import CS188GameState
+
+__all__ = ["CS188GameState", "StudentAgent", "StudentCodeError", "load_agent",
+           "load_student_file"]
+
+
+def load_agent(path: str | Path, class_name: str, index: int = 0,
+               **settings: Any) -> StudentAgent:
+    """A classic agent class from a student's file, built as the classic game builds it (the
+    settings as strings) and ready for `run_game`: e.g.
+    `load_agent("multiAgents.py", "MinimaxAgent", depth=3, evalFn="better")`."""
+    cls = find_class(load_student_file(path), class_name)
+    return build_student_agent(cls, settings, index)

@@ -15,7 +15,10 @@ from pathlib import Path
 
 from pacman.grading.parser import TestCaseError, parse_file
 
-__all__ = ["QUESTION_CLASSES", "Question", "Suite", "SuiteError", "find_suite"]
+__all__ = ["EXAMPLE_SUITE", "QUESTION_CLASSES", "Question", "Suite", "SuiteError", "find_suite"]
+
+#: The example suite that ships with the package: q1-q5 in the classic format, 25 points.
+EXAMPLE_SUITE = Path(__file__).parent / "test_cases"
 
 #: The question classes the grader knows: how a question's points follow from its tests.
 QUESTION_CLASSES = ("PassAllTestsQuestion", "PartialCreditQuestion", "NumberPassedQuestion")

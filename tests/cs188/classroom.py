@@ -14,7 +14,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SUBMISSIONS = HERE / "submissions"
-SUITE = HERE / "test_cases"
+SUITE = HERE.parents[1] / "pacman" / "grading" / "test_cases"  # the shipped suite
 EXPECTED: dict[str, dict[str, object]] = json.loads(
     (HERE / "classic_expected.json").read_text(encoding="utf-8"))
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5")

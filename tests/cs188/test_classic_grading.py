@@ -1,6 +1,6 @@
 """The classic autograder, checked against what the classic CS188 grader says and does.
 
-`classic_expected.json` and every `.solution` of `test_cases/` were produced by the classic
+`classic_expected.json` and every `.solution` of the shipped suite were produced by the classic
 autograder itself (see ORACLE.md); here our grader must agree with them: the points of every
 submission, which tests fail, the solution files byte for byte, and the explored counts.
 """

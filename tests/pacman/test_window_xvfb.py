@@ -111,3 +111,42 @@ def test_window_shows_the_maze_and_quits_on_q(x_display: str, tmp_path: Path) ->
     assert "Outcomes:      stopped 1" in out
     assert "Traceback" not in err
     assert shot.exists()
+
+
+def test_a_students_multiagents_py_plays_in_the_window(x_display: str, tmp_path: Path) -> None:
+    """An unmodified CS188 `multiAgents.py`, in a CS188 folder (its classic `pacman.py` beside
+    it), plays in a real window through the `pacman` command."""
+    shutil.copy(REPO / "tests" / "cs188" / "submissions" / "correct" / "multiAgents.py",
+                tmp_path / "multiAgents.py")
+    (tmp_path / "pacman.py").write_text("raise SystemExit('the classic pacman.py ran')\n")
+    command = shutil.which("pacman", path=str(Path(sys.executable).parent))
+    assert command is not None
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER",
+                                                            "WAYLAND_DISPLAY")}
+    env["DISPLAY"] = x_display
+    game = subprocess.Popen(
+        [command, "play", "--agents", "multiAgents.py", "-p", "AlphaBetaAgent", "-a",
+         "depth=2,evalFn=better", "-l", "smallClassic", "--seed", "3", "--frame-time", "0.05"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        window = ""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and game.poll() is None:
+            found = xdotool(x_display, "search", "--onlyvisible", "--class", "pacman")
+            if found.stdout.strip():
+                window = found.stdout.split()[0]
+                break
+            time.sleep(0.2)
+        assert window, f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
+        time.sleep(0.5)
+        name = xdotool(x_display, "getwindowname", window).stdout
+        assert "pacman" in name.lower()
+        xdotool(x_display, "windowfocus", "--sync", window)
+        xdotool(x_display, "key", "q")
+        out, err = game.communicate(timeout=60)
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.communicate()
+    assert game.returncode == 0, err
+    assert "Outcomes:" in out and "classic pacman.py" not in err and "Traceback" not in err

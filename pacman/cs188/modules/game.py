@@ -8,6 +8,7 @@ Coordinates are (x, y) with (0, 0) at the bottom left and North as +y; a grid is
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 from typing import Any, ClassVar
 
 from pacman.cs188.modules import util
@@ -214,6 +215,10 @@ class Grid:
 
     def asList(self, key: bool = True) -> list[tuple[int, int]]:
         """The (x, y) cells holding `key`, by x then by y."""
+        if key is True:  # the usual call (food, walls): let C skip the empty cells
+            rows = range(self.height)
+            return [(x, y) for x, column in enumerate(self.data)
+                    for y in compress(rows, column) if column[y] == key]
         return [(x, y) for x, column in enumerate(self.data)
                 for y, cell in enumerate(column) if cell == key]
 
