@@ -91,7 +91,8 @@ def grade_isolated(suite: Suite, paths: Sequence[str | Path], submission: str | 
     while remaining:
         child = Child(WORKER, Limits(memory_mb=limits.memory_mb))
         try:
-            child.send({"paths": [str(Path(p).resolve()) for p in paths],
+            # the paths as given (the worker shares our folder): questions keep their names
+            child.send({"paths": [str(p) for p in paths],
                         "questions": [q.name for q in remaining],
                         "submission": None if submission is None else str(
                             Path(submission).resolve())})

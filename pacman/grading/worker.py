@@ -15,7 +15,7 @@ from pacman.grading.contestant import Contestant
 from pacman.grading.results import QuestionResult, TestResult
 from pacman.grading.runner import GradingError
 from pacman.grading.session import grade_suite, relative_name
-from pacman.grading.suite import Question, find_suite
+from pacman.grading.suite import Question, SuiteError, find_suite
 from pacman.isolation import child_setup
 
 
@@ -31,9 +31,13 @@ def main() -> None:
     request = channel.receive()
     if request is None:
         return
-    suite = find_suite(request["paths"])
-    if request.get("questions"):
-        suite = suite.select(request["questions"])
+    try:
+        suite = find_suite(request["paths"])
+        if request.get("questions"):
+            suite = suite.select(request["questions"])
+    except SuiteError as error:  # the suite changed under us: say so, do not crash
+        channel.send({"event": "load_failed", "error": f"the test suite: {error}"})
+        return
     try:
         contestant = Contestant(request.get("submission"))
     except GradingError as error:

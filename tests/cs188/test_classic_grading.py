@@ -255,3 +255,14 @@ def test_a_class_of_thirty_grades_in_one_command(tmp_path: Path) -> None:
     assert "chatty chatty" in reports["prints_a_lot"]["output"]
     assert "left out" in reports["prints_a_lot"]["output"]  # kept bounded
     assert "chatty" not in done.stdout and "chatty" not in done.stderr
+
+
+def test_our_own_cases_from_the_command_line() -> None:
+    cases = Path(__file__).parents[1] / "cases"
+    done = run_cli("grade", str(cases), "--agents", str(CORRECT))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("42 passed, 0 failed")
+    buggy = SUBMISSIONS / "prune_on_equality" / "multiAgents.py"
+    failed = run_cli("grade", str(cases / "alphabeta"), "--agents", str(buggy))
+    assert failed.returncode == 1
+    assert HINTS["equality"] in failed.stdout and "15 passed" not in failed.stdout
