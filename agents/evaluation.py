@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from pacman import GameState
 
@@ -206,6 +207,25 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _evaluation_module(head: str) -> Any:
+    """The module of `module:function`: a `.py` path, a `module.py` in the current folder, or
+    an installed module."""
+    from pathlib import Path
+
+    if head.endswith(".py") or "/" in head or "\\" in head or (
+            head.isidentifier() and Path(f"{head}.py").is_file()):
+        from pacman.cs188.loader import StudentCodeError, load_student_file
+
+        try:
+            return load_student_file(head if head.endswith(".py") else f"{head}.py").module
+        except StudentCodeError as error:
+            raise ValueError(str(error)) from None
+    try:
+        return importlib.import_module(head)
+    except ImportError as error:
+        raise ValueError(f"cannot import evaluation module {head!r}: {error}") from None
+
+
 def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
     """A name (`better`), a weighted sum (`score:1,food:-1.5`) or `module:function`."""
     if callable(spec):
@@ -217,10 +237,7 @@ def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
     if sep and ("," in text or _is_number(tail)):
         return parse_weights(text)
     if sep and tail:
-        try:
-            module = importlib.import_module(head)
-        except ImportError as error:
-            raise ValueError(f"cannot import evaluation module {head!r}: {error}") from None
+        module = _evaluation_module(head)
         function = getattr(module, tail, None)
         if not callable(function):
             raise ValueError(f"module {head!r} has no function {tail!r}")

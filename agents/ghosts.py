@@ -1,4 +1,4 @@
-"""Ghost policies: `RandomGhost`, `DirectionalGhost` (RULES.md 20-21), `AdversarialGhost`."""
+"""Ghost policies: `RandomGhost`, `DirectionalGhost` (docs/rules.md 20-21), `AdversarialGhost`."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class GhostAgent(BaseAgent):
 
 
 class RandomGhost(GhostAgent):
-    """RULES.md 20: uniform over the legal actions."""
+    """docs/rules.md 20: uniform over the legal actions."""
 
     def distribution(self, state: GameState) -> list[tuple[Direction, float]]:
         """Uniform over the legal actions."""
@@ -50,7 +50,7 @@ def directional_distribution(state: GameState, agent: int, actions: Sequence[Dir
                              prob_attack: float = DIRECTIONAL_PROB_ATTACK,
                              prob_scared_flee: float = DIRECTIONAL_PROB_SCARED_FLEE,
                              ) -> list[float]:
-    """RULES.md 21: probabilities of `actions` for the directional ghost `agent`."""
+    """docs/rules.md 21: probabilities of `actions` for the directional ghost `agent`."""
     x, y = state.agent_position(agent)
     scared = state.scared_timers[agent - 1] > 0
     speed = SCARED_SPEED if scared else 1.0
@@ -66,7 +66,7 @@ def directional_distribution(state: GameState, agent: int, actions: Sequence[Dir
 
 
 class DirectionalGhost(GhostAgent):
-    """RULES.md 21: heads for Pacman with `prob_attack`, flees with `prob_scared_flee`."""
+    """docs/rules.md 21: heads for Pacman with `prob_attack`, flees with `prob_scared_flee`."""
 
     def __init__(self, index: int = 1, prob_attack: float = DIRECTIONAL_PROB_ATTACK,
                  prob_scared_flee: float = DIRECTIONAL_PROB_SCARED_FLEE) -> None:
@@ -100,7 +100,8 @@ class GhostView:
 
     Agent 0 is the ghost (MAX), agent 1 is Pacman (MIN, its opponent). The other ghosts are
     its allies: they move in their real turn order with the greedy chase move (the first action
-    that brings them closest to Pacman, RULES.md 21's best action), folded into the transitions.
+    that brings them closest to Pacman, the best action of docs/rules.md 21), folded into the
+    transitions.
     """
 
     __slots__ = ("ghost", "state")

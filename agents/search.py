@@ -2,7 +2,7 @@
 
 The tree is layered by agent: agent 0 is MAX, agents 1..n-1 each form one MIN (or chance)
 layer, and `depth` counts whole plies (agent 0's move plus one move of every other agent).
-The semantics are those of the autograder test cases (TESTCASES.md):
+The semantics are those of the autograder test cases (docs/test-cases.md):
 
 - a node is a *leaf* when it is won or lost (at any depth), when agent 0 is to move after
   `depth` plies, or when its agent has no legal action (a dead end that is neither won nor

@@ -45,7 +45,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
              display: Display | None = None) -> GameRecord:
     """Play one game and return its record.
 
-    The layout keeps as many ghosts as `ghost_agents` (RULES.md 5). `max_moves` caps Pacman's
+    The layout keeps as many ghosts as `ghost_agents` (docs/rules.md 5). `max_moves` caps Pacman's
     moves (outcome `capped`); `move_time_limit` (seconds) ends the game with `timeout` when a
     single move takes longer. An agent that raises or returns an illegal action ends the game
     with `crash`. Nothing here uses the global `random`: one `random.Random(seed)` is handed to

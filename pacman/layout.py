@@ -1,4 +1,4 @@
-"""Parse and load classic `.lay` files into an immutable `Layout` (RULES.md 3-6)."""
+"""Parse and load classic `.lay` files into an immutable `Layout` (docs/rules.md 3-6)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class LayoutError(ValueError):
 class Layout:
     """An immutable maze: walls, food, capsules and agent start positions.
 
-    Coordinates follow RULES.md 1: `(0, 0)` is bottom-left, `x` grows East, `y` grows North.
+    Coordinates follow docs/rules.md 1: `(0, 0)` is bottom-left, `x` grows East, `y` grows North.
     """
 
     name: str
@@ -48,7 +48,7 @@ class Layout:
         return (x, y) in self.walls
 
     def with_ghosts(self, count: int) -> Layout:
-        """This layout keeping only the first `count` ghosts (RULES.md 5)."""
+        """This layout keeping only the first `count` ghosts (docs/rules.md 5)."""
         if count < 0:
             raise ValueError(f"the number of ghosts must be >= 0, got {count}")
         if count >= len(self.ghost_starts):

@@ -1,6 +1,6 @@
 """Per-layout precomputation shared by every state: indexes, move tables, maze distances.
 
-Positions live on a *doubled* grid so that half-speed scared ghosts (RULES.md 8) need no
+Positions live on a *doubled* grid so that half-speed scared ghosts (docs/rules.md 8) need no
 floats on the hot path: the point `(x, y)` has index `(2x) * stride + 2y` with
 `stride = 2 * height`, so a half step East is `+stride`, a half step North is `+1`, a full step
 is twice that, and `(3.5, 2)` is simply an odd column. Pacman and non-scared ghosts are always
@@ -45,7 +45,7 @@ class Maze:
         self.half_step: dict[Direction, int] = {
             d: dx * stride + dy for d, (dx, dy) in VECTORS.items()}
         self.full_step: dict[Direction, int] = {d: 2 * s for d, s in self.half_step.items()}
-        # RULES.md 15: a ghost collides with Pacman (on a grid point) within 0.7, i.e. on
+        # docs/rules.md 15: a ghost collides with Pacman (on a grid point) within 0.7, i.e. on
         # Pacman's point or half a cell away; per index, the set of those indexes
         collide = (0, 1, -1, stride, -stride)
         self.near: list[frozenset[int]] = [frozenset(i + d for d in collide)
@@ -57,7 +57,7 @@ class Maze:
             x: float = big_x // 2 if big_x % 2 == 0 else big_x / 2
             y: float = big_y // 2 if big_y % 2 == 0 else big_y / 2
             self.point.append((x, y))
-            # RULES.md 14: snap to (int(x + 0.5), int(y + 0.5))
+            # docs/rules.md 14: snap to (int(x + 0.5), int(y + 0.5))
             self.snap.append(2 * int(x + 0.5) * stride + 2 * int(y + 0.5))
         walls = layout.walls
         self.cells: tuple[Position, ...] = tuple(
@@ -81,7 +81,7 @@ class Maze:
             self.ghost_moves[index] = {
                 facing: {d: index + self.full_step[d] for d in _ghost_moves(moves, facing)}
                 for facing in CANONICAL_ORDER}
-            # RULES.md 11: half-way towards a free neighbour, a ghost can only keep going
+            # docs/rules.md 11: half-way towards a free neighbour, a ghost can only keep going
             for d in moves:
                 if d is not STOP:
                     half = index + self.half_step[d]
@@ -121,7 +121,7 @@ class Maze:
         return round(2 * position[0]) * self.stride + round(2 * position[1])
 
     def maze_distance(self, a: Point, b: Point) -> float:
-        """Shortest path length between two positions through the maze (RULES.md walls).
+        """Shortest path length between two positions through the maze (docs/rules.md walls).
 
         Half-way positions (scared ghosts) are 0.5 from each of their two grid neighbours.
         Cells that cannot reach each other are `math.inf` apart. Raises `ValueError` for a
@@ -149,7 +149,7 @@ class Maze:
 
 
 def _ghost_moves(moves: Sequence[Direction], facing: Direction) -> tuple[Direction, ...]:
-    """RULES.md 10: no Stop; no reversing unless it is the only move left."""
+    """docs/rules.md 10: no Stop; no reversing unless it is the only move left."""
     without_stop = [d for d in moves if d is not STOP]
     reverse = REVERSE[facing]
     if reverse in without_stop and len(without_stop) > 1:

@@ -1,4 +1,4 @@
-"""`GameState`: an immutable value implementing the classic rules (RULES.md 7-17)."""
+"""`GameState`: an immutable value implementing the classic rules (docs/rules.md 7-17)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class GameState:
 
     @classmethod
     def initial(cls, layout: Layout, num_ghosts: int | None = None) -> GameState:
-        """The start state of a layout, keeping the first `num_ghosts` ghosts (RULES.md 5)."""
+        """The start state of a layout, keeping the first `num_ghosts` ghosts (docs/rules.md 5)."""
         if num_ghosts is not None:
             layout = layout.with_ghosts(num_ghosts)
         maze = maze_for(layout)
@@ -74,7 +74,7 @@ class GameState:
         return 1 + len(self._ghosts) // 3
 
     def legal_actions(self, agent: int = 0) -> tuple[Direction, ...]:
-        """Legal actions of `agent` in canonical order (RULES.md 9-11); none once the game ended."""
+        """Legal actions of `agent` in canonical order (docs/rules.md 9-11); none once over."""
         if self._result:
             return ()
         maze = self._maze
@@ -86,7 +86,7 @@ class GameState:
         return maze.ghost_actions[where][facing]
 
     def successor(self, agent: int, action: Direction | str) -> GameState:
-        """The state after `agent` plays `action` (RULES.md 12-16)."""
+        """The state after `agent` plays `action` (docs/rules.md 12-16)."""
         # One flat function on purpose: this is the hot path of every search.
         if self._result:
             raise IllegalMoveError("the game is over: no more moves")
@@ -174,7 +174,7 @@ class GameState:
 
     @property
     def score(self) -> int:
-        """The game score so far (an integer, RULES.md 16)."""
+        """The game score so far (an integer, docs/rules.md 16)."""
         return self._score
 
     # ----------------------------------------------------------------- read-only views
@@ -400,13 +400,13 @@ def _as_direction(action: object) -> Direction:
 
 
 def _send_home(maze: Maze, ghosts: tuple[Any, ...], at: int) -> tuple[Any, ...]:
-    """RULES.md 15: an eaten ghost restarts at its start cell, facing Stop, not scared."""
+    """docs/rules.md 15: an eaten ghost restarts at its start cell, facing Stop, not scared."""
     home = maze.index(maze.layout.ghost_starts[at // 3])
     return ghosts[:at] + (home, STOP, 0) + ghosts[at + 3:]
 
 
 def _with_timers(ghosts: tuple[Any, ...], timer: int) -> tuple[Any, ...]:
-    """RULES.md 12: a capsule sets (not adds to) every ghost's scared timer."""
+    """docs/rules.md 12: a capsule sets (not adds to) every ghost's scared timer."""
     items = list(ghosts)
     items[2::3] = [timer] * (len(items) // 3)
     return tuple(items)

@@ -111,7 +111,10 @@ def _agents(args: argparse.Namespace) -> str | None:
     if args.builtin:
         return None
     if args.agents:
-        return str(args.agents)
+        agents = str(args.agents)
+        if (agents.endswith(".py") or "/" in agents) and not Path(agents).is_file():
+            raise UsageError(f"no such agents file: {agents}")
+        return agents
     if Path("multiAgents.py").is_file():
         print("pacman: grading ./multiAgents.py (--builtin grades the built-in agents)",
               file=sys.stderr)
@@ -182,7 +185,7 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
     shown: set[str] = set()
 
     def on_test(question: str, result: TestResult) -> None:
-        if not suite.classic:
+        if not suite.classic or suite.chosen_tests:
             return
         if question not in shown:
             shown.add(question)
@@ -190,7 +193,7 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
         print(fmt.format_test(result, args.verbose), flush=True)
 
     def on_question(result: QuestionResult) -> None:
-        if not suite.classic:
+        if not suite.classic or suite.chosen_tests:
             return
         if result.name not in shown:
             shown.add(result.name)
@@ -212,7 +215,8 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
         print("-" * 63)
     if report.error:
         print(f"pacman: the submission could not be graded: {report.error}")
-    print(fmt.format_totals(report) if suite.classic else fmt.format_own_cases(report))
+    points = suite.classic and not suite.chosen_tests
+    print(fmt.format_totals(report) if points else fmt.format_own_cases(report))
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n",
                                    encoding="utf-8")
@@ -221,14 +225,14 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
         Path(args.gradescope_output).write_text(
             json.dumps(fmt.gradescope_results(report), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.gradescope_output}")
-    return _status(report, suite.classic, args.strict)
+    return _status(report, suite.classic and not suite.chosen_tests, args.strict)
 
 
 def _status(report: Any, classic: bool, strict: bool) -> int:
     from pacman.grading.results import TestStatus as status
 
     tests = report.tests
-    if any(t.status is status.ERROR for t in tests):
+    if any(t.status is status.ERROR for t in tests) or (report.error and not classic):
         return 1
     if not classic and any(t.status not in (status.PASS, status.SKIPPED) for t in tests):
         return 1

@@ -1,4 +1,4 @@
-"""The autograder for game-tree test cases (TESTCASES.md): parse, run, diagnose, report.
+"""The autograder for game-tree test cases (docs/test-cases.md): parse, run, diagnose, report.
 
 Library only: it returns data and strings; `pacman.cli` prints them. The agents under test are
 imported lazily, by module name or file path, so the environment never imports `agents`.

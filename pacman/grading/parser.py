@@ -1,4 +1,4 @@
-"""Read autograder test files (`.test` / `.solution`, TESTCASES.md) into `TreeCase` values."""
+"""Read autograder test files (`.test` / `.solution`, docs/test-cases.md) into `TreeCase` values."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ class ParsedFile:
 
 
 def parse_text(text: str, path: str | Path) -> ParsedFile:
-    """Parse the key/value syntax of TESTCASES.md; errors name `path` and the line."""
+    """Parse the key/value syntax of docs/test-cases.md; errors name `path` and the line."""
     lines = [line.rstrip("\r") for line in text.split("\n")]
     entries: dict[str, Entry] = {}
     index = 0

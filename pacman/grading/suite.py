@@ -49,6 +49,8 @@ class Suite:
     root: Path
     questions: tuple[Question, ...]
     classic: bool
+    #: single test files were named (`-t`): their questions' points mean nothing
+    chosen_tests: bool = False
 
     @property
     def max_points(self) -> int:
@@ -68,7 +70,7 @@ class Suite:
             raise SuiteError(f"no question {unknown[0]!r} in {self.root} (questions: "
                              f"{', '.join(q.name for q in self.questions)})")
         return Suite(self.root, tuple(q for q in self.questions if q.name in names),
-                     self.classic)
+                     self.classic, self.chosen_tests)
 
 
 def _config(folder: Path) -> dict[str, str]:
@@ -155,4 +157,5 @@ def find_suite(paths: Sequence[str | Path]) -> Suite:
         else:
             questions.append(Question(str(path.parent), "", 0, (path,)))
     root = resolved[0] if resolved[0].is_dir() else resolved[0].parent
-    return Suite(root, tuple(questions), classic)
+    chosen = classic and any(path.is_file() for path in resolved)
+    return Suite(root, tuple(questions), classic, chosen)

@@ -1,4 +1,4 @@
-"""Ghost policies: RULES.md 20 (random) and 21 (directional), plus the adversarial ghost."""
+"""Ghost policies: docs/rules.md 20 (random) and 21 (directional), plus the adversarial ghost."""
 
 from __future__ import annotations
 

@@ -90,7 +90,7 @@ def write_case(folder: Path, name: str, test: str, action: str, generated: str) 
     ("bad-value.test", "bad-value.test:13", 'value "one" of node "a1" is not a number'),
     ("duplicate-key.test", "duplicate-key.test:4", 'duplicate key "depth" (first on line 3)'),
     ("bad-depth.test", "bad-depth.test:3", 'depth must be a positive integer, got "zero"'),
-    ("unknown-class.test", "unknown-class.test:2", 'unsupported test class "PacmanGameTreeTest"'),
+    ("unknown-class.test", "unknown-class.test:2", 'unsupported test class "NoSuchTest"'),
     ("unknown-alg.test", "unknown-alg.test:2", 'unknown alg "MinimaxAgentt"'),
     ("missing-key.test", "missing-key.test", 'missing key "start_state"'),
     ("no-solution.test", "no-solution.test", "no solution file"),

@@ -1,4 +1,4 @@
-"""Layouts: the shipped mazes, the parser's reading of RULES.md 3-6, and its error messages."""
+"""Layouts: the shipped mazes, the parser's reading of docs/rules.md 3-6, and its error messages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every numbered rule of RULES.md, pinned on small inline layouts.
+"""Every numbered rule of docs/rules.md, pinned on small inline layouts.
 
 Layouts are written inline; `parse_layout` strips each line (rule 3), so they may be indented.
 """

@@ -1,7 +1,8 @@
 """Property tests over random small layouts and random legal play.
 
-Each random game is also replayed on `Reference`, a deliberately plain transcription of RULES.md
-9-16 (floats, sets, no bit tricks), and the two must agree after every single move.
+Each random game is also replayed on `Reference`, a deliberately plain transcription of rules
+9-16 of docs/rules.md (floats, sets, no bit tricks), and the two must agree after every single
+move.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class Ghost:
 
 @dataclass(frozen=True)
 class Reference:
-    """RULES.md 7-16, written out as plainly as possible."""
+    """docs/rules.md 7-16, written out as plainly as possible."""
 
     walls: frozenset[tuple[int, int]]
     pacman: Point
