@@ -276,8 +276,8 @@ def _grade_class(args: argparse.Namespace, suite: Any, paths: list[str], limits:
 
     def on_report(report: Any) -> None:
         note = f" ({report.error})" if report.error else ""
-        print(f"  {report.submission}: {report.total}/{report.max_total} in "
-              f"{report.seconds:.1f}s{note}", flush=True)
+        print(f"  {report.submission}: Total: {report.total}/{report.max_total} "
+              f"({report.seconds:.1f}s){note}", flush=True)
 
     reports = grade_class(suite, paths, submissions, limits, args.jobs, on_report)
     questions = [q.name for q in suite.questions]

@@ -237,6 +237,8 @@ def test_a_class_of_thirty_grades_in_one_command(tmp_path: Path) -> None:
                    "--test-timeout", "5", "--question-timeout", "10", "--memory-mb", "1024",
                    "-o", str(out), "--gradescope", timeout=600)
     assert done.returncode == 0, done.stderr
+    assert "student01: Total: 25/25" in done.stdout and "bug_no_root_alpha: Total: 20/25" in (
+        done.stdout)
     rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open())}
     reports = {r["submission"]: r for r in json.loads((out / "grades.json").read_text())}
     assert set(rows) == set(reports) == set(expected)
