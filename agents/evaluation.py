@@ -9,6 +9,7 @@ sum may set its own `win`/`loss` values).
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -188,6 +189,8 @@ def parse_weights(spec: str) -> WeightedEvaluation:
             number = float(value)
         except ValueError:
             raise ValueError(f"bad weight {value!r} for {name!r} in evaluation {spec!r}") from None
+        if not math.isfinite(number):
+            raise ValueError(f"the weight of {name!r} must be a finite number, got {value!r}")
         target = settings if name in SETTINGS else weights
         if name in target:
             raise ValueError(f"{name!r} given twice in evaluation {spec!r}")

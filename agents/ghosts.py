@@ -73,8 +73,9 @@ class DirectionalGhost(GhostAgent):
         super().__init__(index)
         for name, value in (("prob_attack", prob_attack), ("prob_scared_flee",
                                                            prob_scared_flee)):
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name} must be between 0 and 1, got {value}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    0.0 <= value <= 1.0):
+                raise ValueError(f"{name} must be a number between 0 and 1, got {value!r}")
         self.prob_attack, self.prob_scared_flee = prob_attack, prob_scared_flee
 
     def settings(self) -> str:

@@ -58,6 +58,8 @@ class _SearchAgent(BaseAgent):
         name = type(self).__name__
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise ValueError(f"{name}: depth must be a positive integer, got {depth!r}")
+        if not isinstance(allow_stop, bool):
+            raise ValueError(f"{name}: allow_stop must be true or false, got {allow_stop!r}")
         if tie_break not in TIE_BREAKS:
             raise ValueError(f"{name}: unknown tie_break {tie_break!r} "
                              f"(choose {' or '.join(TIE_BREAKS)})")

@@ -89,9 +89,17 @@ def _class_from_file(path: str | Path, class_name: str) -> type:
     from pacman.cs188.loader import StudentCodeError, find_class
 
     try:
-        return find_class(_load_file(path), class_name)
+        return _agent_class(find_class(_load_file(path), class_name), f"{path}:{class_name}")
     except StudentCodeError as error:
         raise RegistryError(str(error)) from None
+
+
+def _agent_class(cls: type, name: str) -> type:
+    """`cls` if it can play (it has `get_action`, or the classic `getAction`)."""
+    if not (callable(getattr(cls, "get_action", None)) or callable(getattr(cls, "getAction",
+                                                                           None))):
+        raise RegistryError(f"{name} is not an agent: it has no get_action(state) method")
+    return cls
 
 
 def find_agent(name: str, role: str) -> AgentEntry | type:
@@ -113,13 +121,17 @@ def find_agent(name: str, role: str) -> AgentEntry | type:
             module = importlib.import_module(target)
         except ImportError as error:
             raise RegistryError(f"cannot import agent module {target!r}: {error}") from None
-        except Exception as error:
+        except BaseException as error:  # SystemExit too: the module's fault, one line
+            from pacman.interrupts import is_user_interrupt
+
+            if is_user_interrupt(error):
+                raise
             raise RegistryError(f"agent module {target!r} failed while loading: "
                                 f"{type(error).__name__}: {error}") from None
         cls = getattr(module, class_name, None)
         if not inspect.isclass(cls):
             raise RegistryError(f"module {target!r} has no class {class_name!r}")
-        return cls
+        return _agent_class(cls, name)
     found = classic_agent_file(name)
     if found is not None:
         return _class_from_file(found, name)
@@ -204,9 +216,29 @@ def build_agent(cls: type, settings: Mapping[str, Any] | None = None,
     except ValueError as error:
         message = str(error).removeprefix(f"{cls.__name__}: ")
         raise RegistryError(f"bad settings for {cls.__name__}: {message}") from None
+    except BaseException as error:  # a user's class may raise anything (SystemExit too)
+        _reraise_user_interrupt(error)
+        raise RegistryError(f"{cls.__name__} failed while being built: "
+                            f"{_fault_text(error)}") from None
     if index is not None and not _accepts(cls, "index"):
-        agent.index = index
+        try:
+            agent.index = index
+        except BaseException as error:  # e.g. __slots__ without index: it does not need one
+            _reraise_user_interrupt(error)
     return agent
+
+
+def _reraise_user_interrupt(error: BaseException) -> None:
+    from pacman.interrupts import is_user_interrupt
+
+    if is_user_interrupt(error):
+        raise error
+
+
+def _fault_text(error: BaseException) -> str:
+    from pacman.cs188.loader import describe_fault
+
+    return describe_fault(error)
 
 
 def _make_classic(cls: type, settings: dict[str, Any], index: int) -> Any:
@@ -221,10 +253,7 @@ def _make_classic(cls: type, settings: dict[str, Any], index: int) -> Any:
         raise RegistryError(f"bad settings for {cls.__name__}: {error} (it accepts: "
                             f"{', '.join(accepted) or 'no settings'})") from None
     except BaseException as error:
-        from pacman.interrupts import is_user_interrupt
-
-        if is_user_interrupt(error):
-            raise
+        _reraise_user_interrupt(error)
         raise RegistryError(f"{cls.__name__} failed while being built: "
                             f"{describe_fault(error)}") from None
 

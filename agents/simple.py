@@ -26,6 +26,8 @@ class ReflexAgent(BaseAgent):
     def __init__(self, evaluation: str | Callable[[GameState], float] = "better",
                  allow_stop: bool = True, index: int = 0) -> None:
         super().__init__(index)
+        if not isinstance(allow_stop, bool):
+            raise ValueError(f"allow_stop must be true or false, got {allow_stop!r}")
         if callable(evaluation):
             self.evaluation_name = getattr(evaluation, "__name__", "custom")
             self.evaluate = evaluation

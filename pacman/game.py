@@ -10,9 +10,10 @@ from typing import Any, Protocol
 from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
+from pacman.limits import MoveTimeLimit, guard_process_exit, time_limit
 from pacman.record import GameRecord, Outcome
 from pacman.rules import Direction
-from pacman.state import GameState, IllegalMoveError
+from pacman.state import GameState
 
 
 class Agent(Protocol):
@@ -30,7 +31,12 @@ class Agent(Protocol):
 def describe(agent: object) -> str:
     """A one-line description of an agent (its `describe()` or its class name)."""
     method = getattr(agent, "describe", None)
-    return str(method()) if callable(method) else type(agent).__name__
+    if not callable(method):
+        return type(agent).__name__
+    text = method()
+    if not isinstance(text, str):
+        raise TypeError(f"describe() returned {type(text).__name__}, not str")
+    return text.replace("\n", " ")[:200]
 
 
 class _Fault(Exception):
@@ -41,15 +47,19 @@ class _Fault(Exception):
 
 def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent], *,
              seed: int = 0, max_moves: int | None = None,
-             move_time_limit: float | None = None,
+             move_time_limit: float | None = None, game_time_limit: float | None = None,
              display: Display | None = None) -> GameRecord:
     """Play one game and return its record.
 
-    The layout keeps as many ghosts as `ghost_agents` (docs/rules.md 5). `max_moves` caps Pacman's
-    moves (outcome `capped`); `move_time_limit` (seconds) ends the game with `timeout` when a
-    single move takes longer. An agent that raises or returns an illegal action ends the game
-    with `crash`. Nothing here uses the global `random`: one `random.Random(seed)` is handed to
-    every agent that has `set_rng`.
+    The layout keeps as many ghosts as `ghost_agents` (docs/rules.md 5). `max_moves` caps
+    Pacman's moves (outcome `capped`). `move_time_limit` (seconds per agent move, start-up
+    included) and `game_time_limit` (seconds for the whole game) end the game with `timeout`;
+    in the main thread a move is interrupted when its time is up, elsewhere it is measured when
+    it returns (for limits that stop any code, see `pacman.watched`). Anything an agent raises
+    (`SystemExit`, its own `KeyboardInterrupt`, `os._exit`), an illegal or unreadable action,
+    or an agent hook that fails (`describe`, `set_rng`, `register_initial_state`, `final`) ends
+    the game with `crash`. Nothing here uses the global `random`: one `random.Random(seed)` is
+    handed to every agent that has `set_rng`.
     """
     if len(ghost_agents) > len(layout.ghost_starts):
         raise ValueError(f"{len(ghost_agents)} ghost agents but layout {layout.name} has only "
@@ -58,7 +68,6 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
     agents: list[Agent] = [pacman_agent, *ghost_agents]
     state = GameState.initial(layout, len(ghost_agents))
     rng = random.Random(seed)
-    names = tuple(describe(agent) for agent in agents)
     think = [0.0] * len(agents)
     actions: list[str] = []
     nodes: list[int | None] = []
@@ -67,84 +76,146 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
     outcome: Outcome | None = None
     fault_agent: int | None = None
     fault: str | None = None
-    try:
-        for index, agent in enumerate(agents):
-            set_rng = getattr(agent, "set_rng", None)
-            if callable(set_rng):
-                set_rng(rng)
-            register = getattr(agent, "register_initial_state", None)
-            if callable(register):
-                started = time.perf_counter()
-                _guard(index, register, state)
-                think[index] += time.perf_counter() - started
-        display.start(state, names)
-        show = not isinstance(display, NullDisplay)
-        clock = time.perf_counter
-        limit = float("inf") if move_time_limit is None else move_time_limit
-        cap = -1 if max_moves is None else max_moves
-        while outcome is None:
+    names: list[str] = []
+    clock = time.perf_counter
+    limited = move_time_limit is not None or game_time_limit is not None
+    deadline = float("inf") if game_time_limit is None else clock() + game_time_limit
+    with guard_process_exit():
+        try:
             for index, agent in enumerate(agents):
-                if index == 0 and pacman_moves == cap:
-                    outcome = Outcome.CAPPED
-                    break
-                started = clock()
-                action = _guard(index, agent.get_action, state)
-                seconds = clock() - started
-                think[index] += seconds
-                if seconds > limit:
-                    raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over the "
-                                 f"limit of {limit:g}s")
+                names.append(_guard(index, describe, agent))
+            for index, agent in enumerate(agents):
+                set_rng = getattr(agent, "set_rng", None)
+                if callable(set_rng):
+                    _guard(index, set_rng, rng)
+                if not callable(getattr(agent, "get_action", None)):
+                    raise _Fault(Outcome.CRASH, index, f"{type(agent).__name__} has no "
+                                 "get_action(state) method")
+                register = getattr(agent, "register_initial_state", None)
+                if callable(register):
+                    started = clock()
+                    if limited:
+                        _limited(index, register, state, move_time_limit, deadline)
+                    else:
+                        _guard(index, register, state)
+                    think[index] += clock() - started
+            display.start(state, tuple(names))
+            show = not isinstance(display, NullDisplay)
+            limit = float("inf") if move_time_limit is None else move_time_limit
+            cap = -1 if max_moves is None else max_moves
+            while outcome is None:
+                for index, agent in enumerate(agents):
+                    if index == 0 and pacman_moves == cap:
+                        outcome = Outcome.CAPPED
+                        break
+                    started = clock()
+                    if limited:
+                        action = _limited(index, agent.get_action, state, move_time_limit,
+                                          deadline)
+                    else:
+                        action = _guard(index, agent.get_action, state)
+                    seconds = clock() - started
+                    think[index] += seconds
+                    if seconds > limit:
+                        raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over "
+                                     f"the limit of {limit:g}s")
+                    if started + seconds > deadline:
+                        raise _Fault(Outcome.TIMEOUT, index, "the game went over its limit of "
+                                     f"{game_time_limit:g}s")
+                    try:
+                        state = state.successor(index, action)
+                        name = _ACTION_NAMES[action]  # legal, so one of the five
+                    except BaseException as error:  # the action's own methods may raise
+                        if is_user_interrupt(error):
+                            raise
+                        legal = ", ".join(state.legal_actions(index))
+                        raise _Fault(Outcome.CRASH, index,
+                                     f"illegal action {_shown(action)} (legal: {legal})"
+                                     ) from None
+                    actions.append(name)
+                    move_nodes = None
+                    if index == 0:
+                        pacman_moves += 1
+                        move_times.append(seconds)
+                        decision = getattr(agent, "last_decision", None)
+                        if decision is not None:
+                            move_nodes = getattr(decision, "nodes_generated", None)
+                            if not isinstance(move_nodes, int) or isinstance(move_nodes, bool):
+                                move_nodes = None
+                        nodes.append(move_nodes)
+                    if show:
+                        display.update(state, MoveInfo(index, name, seconds, move_nodes,
+                                                       pacman_moves))
+                    if state.is_terminal():
+                        outcome = Outcome.WIN if state.is_win() else Outcome.LOSS
+                        break
+        except _Fault as problem:
+            outcome, fault_agent, fault = problem.outcome, problem.agent, problem.message
+        except GameStopped:
+            outcome = Outcome.STOPPED
+        for index, agent in enumerate(agents):
+            final = getattr(agent, "final", None)
+            if callable(final):
                 try:
-                    state = state.successor(index, action)
-                except (IllegalMoveError, AttributeError, TypeError):
-                    legal = ", ".join(state.legal_actions(index))
-                    raise _Fault(Outcome.CRASH, index,
-                                 f"illegal action {action!r} (legal: {legal})") from None
-                actions.append(action)
-                move_nodes = None
-                if index == 0:
-                    pacman_moves += 1
-                    move_times.append(seconds)
-                    decision = getattr(agent, "last_decision", None)
-                    if decision is not None:
-                        move_nodes = getattr(decision, "nodes_generated", None)
-                    nodes.append(move_nodes)
-                if show:
-                    display.update(state, MoveInfo(index, str(action), seconds, move_nodes,
-                                                   pacman_moves))
-                if state.is_terminal():
-                    outcome = Outcome.WIN if state.is_win() else Outcome.LOSS
-                    break
-    except _Fault as problem:
-        outcome, fault_agent, fault = problem.outcome, problem.agent, problem.message
-    except GameStopped:
-        outcome = Outcome.STOPPED
-    for index, agent in enumerate(agents):
-        final = getattr(agent, "final", None)
-        if callable(final):
-            try:
-                final(state)
-            except Exception as error:
-                if fault is None:
-                    outcome, fault_agent = Outcome.CRASH, index
-                    fault = f"in final(): {type(error).__name__}: {error}"
+                    _guard(index, final, state)
+                except _Fault as problem:
+                    if fault is None:
+                        outcome, fault_agent = Outcome.CRASH, index
+                        fault = f"in final(): {problem.message}"
+    names += [type(agent).__name__ for agent in agents[len(names):]]
     record = GameRecord(
-        layout=layout.name, seed=seed, agents=names, outcome=outcome, score=state.score,
-        pacman_moves=pacman_moves, actions=tuple(str(a.value if isinstance(a, Direction) else a)
-                                                  for a in actions), fault_agent=fault_agent,
+        layout=layout.name, seed=seed, agents=tuple(names), outcome=outcome, score=state.score,
+        pacman_moves=pacman_moves, actions=tuple(actions), fault_agent=fault_agent,
         fault=fault, pacman_nodes=tuple(nodes), think_time=tuple(think),
         pacman_move_times=tuple(move_times))
     display.finish(state, record)
     return record
 
 
-def _guard(index: int, call: Any, state: GameState) -> Any:
-    """Run an agent's code; its exception becomes a `crash` fault of that agent."""
+#: a legal action (a Direction or its string) -> its name; Direction hashes as its string
+_ACTION_NAMES: dict[object, str] = {d: d.value for d in Direction}
+
+
+def _shown(action: object) -> str:
+    """An agent's action for a message, even if its repr fails."""
     try:
-        return call(state)
+        return repr(action)[:80]
+    except BaseException:
+        return f"<unprintable {type(action).__name__}>"
+
+
+def _guard(index: int, call: Any, argument: Any) -> Any:
+    """Run an agent's code; anything it raises becomes a `crash` fault of that agent."""
+    try:
+        return call(argument)
     except (GameStopped, GameRestart):
         raise
     except BaseException as error:  # SystemExit and an agent's own KeyboardInterrupt too
         if is_user_interrupt(error):
             raise
-        raise _Fault(Outcome.CRASH, index, f"{type(error).__name__}: {error}") from error
+        if isinstance(error, MoveTimeLimit):
+            raise
+        raise _Fault(Outcome.CRASH, index, _describe_error(error)) from error
+
+
+def _limited(index: int, call: Any, state: GameState, move_limit: float | None,
+             deadline: float) -> Any:
+    """`_guard` with the move interrupted when the move's or the game's time is up."""
+    left = deadline - time.perf_counter()
+    budget = left if move_limit is None else min(move_limit, left)
+    try:
+        with time_limit(max(budget, 1e-3)):
+            return _guard(index, call, state)
+    except MoveTimeLimit:
+        over_game = budget == left
+        reason = ("the game went over its time limit" if over_game else
+                  f"move went over the limit of {move_limit:g}s")
+        raise _Fault(Outcome.TIMEOUT, index, f"{reason} and was stopped") from None
+
+
+def _describe_error(error: BaseException) -> str:
+    try:
+        text = str(error)
+    except BaseException:
+        text = "<unprintable>"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

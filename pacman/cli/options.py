@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -25,37 +26,33 @@ def parse_settings(text: str | None) -> dict[str, Any]:
 typed = settings.typed
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
+def number_in(low: float, high: float, kind: type = float, *, low_open: bool = False
+              ) -> Any:
+    """An argparse type: a finite number of `kind` in [low, high] (`low_open`: above low)."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except (ValueError, OverflowError):
+            whole = "whole " if kind is int else ""
+            raise argparse.ArgumentTypeError(f"expected a {whole}number, got {text!r}") from None
+        if not math.isfinite(value) or value > high or (value <= low if low_open
+                                                         else value < low):
+            side = f"> {low:g}" if low_open else f">= {low:g}"
+            raise argparse.ArgumentTypeError(f"expected a number {side} and <= {high:g}, got "
+                                             f"{text}")
+        return value
+
+    return parse
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """An argparse type: a number >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
-    return value
+#: Bounds of the plain number options: finite, and far beyond any sensible use.
+MOST = 10**9
+positive_int = number_in(1, MOST, int)
+non_negative_int = number_in(0, MOST, int)
+non_negative_float = number_in(0, 1e6)
+positive_float = number_in(0, 1e6, low_open=True)
+seed_int = number_in(0, 2**63 - 1, int)
 
 
 class Parser(argparse.ArgumentParser):
@@ -76,6 +73,27 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
                         help="save the game as an animated GIF (needs Pillow: "
                              "pip install 'pacman-adversarial[gif]'), or as PNG frames in a "
                              "folder when the name does not end in .gif")
+
+
+def check_output_paths(args: argparse.Namespace) -> None:
+    """Refuse output paths that cannot be written before any game is played."""
+    from pathlib import Path
+
+    for option, kind in (("record", "file"), ("screenshot", "file"), ("record_dir", "folder"),
+                         ("gif", "any")):
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        flag = "--" + option.replace("_", "-")
+        if not value.strip():
+            raise UsageError(f"{flag} needs a {'folder' if kind == 'folder' else 'file'} name")
+        path = Path(value)
+        if kind == "file" and path.is_dir():
+            raise UsageError(f"{flag} {value} is a folder: give a file name")
+        if kind == "folder" and path.exists() and not path.is_dir():
+            raise UsageError(f"{flag} {value} is a file: give a folder")
+        if kind == "any" and path.suffix.lower() == ".gif" and path.is_dir():
+            raise UsageError(f"{flag} {value} is a folder: give a file name ending in .gif")
 
 
 def make_display(args: argparse.Namespace) -> Display:
@@ -106,15 +124,3 @@ def with_export(display: Display, args: argparse.Namespace) -> Display:
                            zoom=args.zoom, frame_time=args.frame_time)
     except ExportError as error:
         raise UsageError(str(error)) from None
-
-
-
-def positive_float(text: str) -> float:
-    """An argparse type: a number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
-    return value

@@ -12,17 +12,25 @@ from typing import Any
 from pacman.cli.options import (
     UsageError,
     add_output_options,
+    check_output_paths,
     make_display,
-    non_negative_float,
     non_negative_int,
+    number_in,
     parse_settings,
+    positive_float,
     positive_int,
+    seed_int,
     with_export,
 )
 from pacman.display.base import GameRestart, NullDisplay
 from pacman.game import run_game
 from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
+from pacman.watched import AgentSetupError, GameSpec, WatchedGames
+
+#: Pacman moves after which a game is `capped` unless the user lifts the cap (0): games that
+#: cannot end (a Pacman that only stops, ghosts that never catch it) end here.
+DEFAULT_MAX_MOVES = 3000
 
 
 def add_parser(commands: Any) -> None:
@@ -60,17 +68,22 @@ def add_parser(commands: Any) -> None:
                       help="text display")
     play.add_argument("-f", "--fix-seed", "--fixRandomSeed", dest="fix_seed",
                       action="store_true", help="the same seed (0) for every game")
-    play.add_argument("--seed", type=int, default=None,
+    play.add_argument("--seed", type=seed_int, default=None,
                       help="seed of the first game; game i uses seed+i (default: random)")
-    play.add_argument("--max-moves", type=positive_int, default=None,
-                      help="cap on Pacman moves; a capped game is recorded as 'capped'")
-    play.add_argument("--timeout", type=non_negative_float, default=None,
-                      help="seconds allowed per move (outcome 'timeout' when exceeded)")
+    play.add_argument("--max-moves", type=non_negative_int, default=DEFAULT_MAX_MOVES,
+                      help="cap on Pacman moves: a capped game is recorded as 'capped' "
+                           f"(default {DEFAULT_MAX_MOVES}; 0 lifts the cap)")
+    play.add_argument("--timeout", type=positive_float, default=None,
+                      help="seconds allowed per agent move; a slower move is stopped and the "
+                           "game recorded as 'timeout'")
+    play.add_argument("--game-timeout", type=positive_float, default=None,
+                      help="seconds allowed per game; a longer game is stopped and recorded "
+                           "as 'timeout'")
     play.add_argument("--frame-time", "--frameTime", dest="frame_time",
-                      type=non_negative_float, default=0.1,
+                      type=number_in(0, 60), default=0.1,
                       help="seconds per move in the window or text display (default 0.1)")
-    play.add_argument("-z", "--zoom", type=float, default=1.0,
-                      help="window scale (default 1.0)")
+    play.add_argument("-z", "--zoom", type=number_in(0.25, 8), default=1.0,
+                      help="window scale, 0.25 to 8 (default 1.0)")
     play.add_argument("-c", "--catchExceptions", dest="catch_exceptions", action="store_true",
                       help="accepted for habit: agent errors are always caught and recorded "
                            "as the game's 'crash'")
@@ -102,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if args.catch_exceptions:
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
+    check_output_paths(args)
     layout = load_layout(args.layout)
     pacman_name = resolve_name(args.pacman, "pacman", args.agents)
     ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
@@ -126,28 +140,46 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the keyboard agent needs the window, which could not be opened")
     display = with_export(display, args)
     records: list[GameRecord] = []
-    game = 0
-    while game < args.num_games:
-        seed = base_seed if args.fix_seed else base_seed + game
-        pacman = make_agent(pacman_name, "pacman", pacman_settings, index=0)
-        ghosts = [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
-                  for i in range(num_ghosts)]
-        if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
-            pacman.attach(display)
-        try:
-            record = run_game(layout, pacman, ghosts, seed=seed, max_moves=args.max_moves,
-                              move_time_limit=args.timeout, display=display)
-        except GameRestart:
-            continue
-        records.append(record)
-        if args.num_games > 1 or args.quiet:
-            print(f"game {game + 1}: seed {seed}, {record.outcome.value}, score {record.score}, "
-                  f"{record.pacman_moves} moves" + (f" ({record.fault})" if record.fault
-                                                    else ""))
-        game += 1
-        _save_replays(args, record, layout, num_ghosts, game)
-        if record.outcome is Outcome.STOPPED or getattr(display, "quit_requested", False):
-            break
+    max_moves = args.max_moves or None
+    # With a time limit the agents play in a child process that can be stopped (the keyboard
+    # agent needs this process's window: it keeps the in-process limits)
+    watched = WatchedGames() if (args.timeout or args.game_timeout) and not keyboard else None
+    try:
+        game = 0
+        while game < args.num_games:
+            seed = base_seed if args.fix_seed else base_seed + game
+            try:
+                if watched is not None:
+                    spec = GameSpec(layout, pacman_name, pacman_settings, ghost_name,
+                                    ghost_settings, num_ghosts, seed, max_moves, args.timeout,
+                                    args.game_timeout)
+                    try:
+                        record = watched.play(spec, display)
+                    except AgentSetupError as error:
+                        raise UsageError(str(error)) from None
+                else:
+                    pacman = make_agent(pacman_name, "pacman", pacman_settings, index=0)
+                    ghosts = [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
+                              for i in range(num_ghosts)]
+                    if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
+                        pacman.attach(display)
+                    record = run_game(layout, pacman, ghosts, seed=seed, max_moves=max_moves,
+                                      move_time_limit=args.timeout,
+                                      game_time_limit=args.game_timeout, display=display)
+            except GameRestart:
+                continue
+            records.append(record)
+            if args.num_games > 1 or args.quiet:
+                fault = f" ({record.fault})" if record.fault else ""
+                print(f"game {game + 1}: seed {seed}, {record.outcome.value}, score "
+                      f"{record.score}, {record.pacman_moves} moves{fault}")
+            game += 1
+            _save_replays(args, record, layout, num_ghosts, game)
+            if record.outcome is Outcome.STOPPED or getattr(display, "quit_requested", False):
+                break
+    finally:
+        if watched is not None:
+            watched.close()
     close = getattr(display, "close", None)
     if callable(close):
         close()
@@ -159,17 +191,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-
 def _save_replays(args: argparse.Namespace, record: GameRecord, layout: Any,
                   num_ghosts: int, index: int) -> None:
     if not args.record and not args.record_dir:
         return
     from pacman.replay import replay_file_name, save_replay
-    if args.record:
-        save_replay(args.record, record, layout, num_ghosts)
-    if args.record_dir:
-        save_replay(os.path.join(args.record_dir, replay_file_name(index, record.seed)),
-                    record, layout, num_ghosts)
+    try:
+        if args.record:
+            save_replay(args.record, record, layout, num_ghosts)
+        if args.record_dir:
+            save_replay(os.path.join(args.record_dir, replay_file_name(index, record.seed)),
+                        record, layout, num_ghosts)
+    except OSError as error:
+        raise UsageError(f"cannot save the replay: {error.strerror or error}: "
+                         f"{error.filename or ''}".rstrip(": ")) from None
 
 
 def summary(records: Sequence[GameRecord]) -> str:

@@ -13,46 +13,17 @@ backstop for code that swallows the interruption.
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
+from pacman.limits import MoveTimeLimit, time_limit
 from pacman.state import GameState
 
-__all__ = ["ClassicGame", "MoveTimeLimit", "play_classic_game", "time_limit"]
-
-
-class MoveTimeLimit(BaseException):
-    """Raised inside an agent's code when its time is up (a BaseException, so that a student's
-    `except Exception` does not swallow it)."""
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block with `MoveTimeLimit` after `seconds` (main thread, POSIX only;
-    elsewhere the block runs to its end and the caller measures)."""
-    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise MoveTimeLimit
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, float(seconds))  # type: ignore[arg-type]
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+__all__ = ["ClassicGame", "play_classic_game"]
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,13 @@ node the test gives no value):
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from pacman.grading.parser import TreeCase
 from pacman.grading.reference import ReferenceOutcome, reference_search
 from pacman.grading.runner import AgentRun, run_agent
-from pacman.grading.tree import MissingValueError, TerminalSuccessorError
+from pacman.grading.tree import MissingValueError, TerminalSuccessorError, TreeBudgetError
 
 __all__ = ["HINTS", "diagnose"]
 
@@ -46,25 +47,43 @@ HINTS = {
 }
 
 
+#: nodes each probe may generate, and seconds all probes of one case may take: diagnostics on
+#: a cyclic or huge tree give up instead of running for ever
+PROBE_BUDGET = 50_000
+DIAGNOSTIC_SECONDS = 3.0
+
+
 def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, ...]:
     """Hints that explain why `actual` (the agent's run on `case`) differs from the solution."""
     hints: list[str] = []
     expected = (case.expected_action, case.expected_generated)
+    deadline = time.monotonic() + DIAGNOSTIC_SECONDS
 
     if actual.error_type == MissingValueError.__name__:
         hints.append(HINTS["non_leaf"])
     if actual.error_type == TerminalSuccessorError.__name__:
         hints.append(HINTS["terminal"])
+    if actual.error_type == TreeBudgetError.__name__:
+        return tuple(hints)  # probing a run that never ended would not end either
     if actual.duplicates:
         hints.append(HINTS["duplicates"])
 
+    def agent_at(depth: int, default: float | None = None) -> AgentRun | None:
+        if time.monotonic() > deadline:
+            return None
+        return run_agent(agent_class, case, depth, default, budget=PROBE_BUDGET)
+
+    def passes_at(depth: int) -> bool:
+        run = agent_at(depth)
+        return run is not None and run.same_as(*expected)
+
     # Probe 1: the agent itself at other depths, on the real tree.
     depth, agents = case.depth, case.tree.num_agents
-    if depth > 1 and run_agent(agent_class, case, depth - 1).same_as(*expected):
+    if depth > 1 and passes_at(depth - 1):
         hints.append(HINTS["too_deep"])
-    if run_agent(agent_class, case, depth + 1).same_as(*expected):
+    if passes_at(depth + 1):
         hints.append(HINTS["too_shallow"])
-    if agents > 1 and run_agent(agent_class, case, depth * agents).same_as(*expected):
+    if agents > 1 and passes_at(depth * agents):
         hints.append(HINTS["per_agent"])
 
     # The agent itself passing at another depth is direct evidence: no need to guess further.
@@ -73,16 +92,21 @@ def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, .
         return tuple(dict.fromkeys(hints))
 
     # Probe 2: the agent on a tolerant tree against the reference with one bug switched on.
-    tolerant = run_agent(agent_class, case, depth, TOLERANT_VALUE)
-    if tolerant.error is None and not tolerant.duplicates:
+    tolerant = agent_at(depth, TOLERANT_VALUE)
+    if tolerant is not None and tolerant.error is None and not tolerant.duplicates:
+        observed = tolerant
+
         def behaves_like(alg: str = case.alg, search_depth: int = depth,
                          **bug: bool) -> bool:
+            if time.monotonic() > deadline:
+                return False
             try:
                 reference = reference_search(case.tree, alg, search_depth,
-                                             default_value=TOLERANT_VALUE, **bug)
-            except MissingValueError:  # pragma: no cover - tolerant trees have every value
+                                             default_value=TOLERANT_VALUE,
+                                             budget=PROBE_BUDGET, **bug)
+            except (MissingValueError, TreeBudgetError):
                 return False
-            return tolerant.same_as(reference.action, reference.generated)
+            return observed.same_as(reference.action, reference.generated)
 
         if depth > 1 and behaves_like(search_depth=depth - 1):
             hints.append(HINTS["too_shallow"])
@@ -109,11 +133,13 @@ def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, .
         correct = _reference_or_none(case)
         if correct is not None and actual.action in correct.best_actions:
             hints.append(HINTS["tie"])
+    if time.monotonic() > deadline:
+        hints.append(f"(the diagnostics stopped after {DIAGNOSTIC_SECONDS:g} s)")
     return tuple(dict.fromkeys(hints))
 
 
 def _reference_or_none(case: TreeCase) -> ReferenceOutcome | None:
     try:
-        return reference_search(case.tree, case.alg, case.depth)
-    except (MissingValueError, ValueError):
+        return reference_search(case.tree, case.alg, case.depth, budget=PROBE_BUDGET)
+    except (MissingValueError, TreeBudgetError, ValueError):
         return None

@@ -230,16 +230,17 @@ def _block_lines(entry: Entry) -> list[tuple[int, list[str]]]:
 def _successors(test: ParsedFile) -> dict[str, tuple[tuple[str, str], ...]]:
     entry = test.require("successors")
     children: dict[str, list[tuple[str, str]]] = {}
+    seen: set[tuple[str, str]] = set()  # (node, action): linear in the number of lines
     for number, fields in _block_lines(entry):
         if len(fields) != 3:
             raise TestCaseError(test.path, number, "a successor line needs exactly 3 fields: "
                                 f"STATE ACTION NEXT_STATE, got {' '.join(fields)!r}")
         node, action, child = fields
-        listed = children.setdefault(node, [])
-        if any(action == known for known, _ in listed):
+        if (node, action) in seen:
             raise TestCaseError(test.path, number, f'action "{action}" listed twice for '
                                 f'node "{node}"')
-        listed.append((action, child))
+        seen.add((node, action))
+        children.setdefault(node, []).append((action, child))
     return {node: tuple(pairs) for node, pairs in children.items()}
 
 
@@ -256,6 +257,9 @@ def _evaluations(test: ParsedFile) -> dict[str, float]:
         except ValueError:
             raise TestCaseError(test.path, number, f'value "{text}" of node "{node}" '
                                 "is not a number") from None
+        if value != value:  # NaN compares false with everything: no search can use it
+            raise TestCaseError(test.path, number, f'value "{text}" of node "{node}" is not '
+                                "a number (NaN)")
         if node in values:
             raise TestCaseError(test.path, number, f'node "{node}" has two values')
         values[node] = value

@@ -32,8 +32,8 @@ class ReferenceOutcome:
 
 def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: bool = False,
                      prune_on_equality: bool = False, last_ghost_unexpanded: bool = False,
-                     no_root_alpha: bool = False,
-                     default_value: float | None = None) -> ReferenceOutcome:
+                     no_root_alpha: bool = False, default_value: float | None = None,
+                     budget: int = TreeRun.DEFAULT_BUDGET) -> ReferenceOutcome:
     """Run `alg` ("MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent") on `tree`.
 
     The switches reproduce classic bugs: `per_agent_depth` counts `depth` in single agent moves
@@ -43,7 +43,7 @@ def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: b
     `default_value` is used for nodes without a value (otherwise evaluating them raises
     `MissingValueError`).
     """
-    run = TreeRun(tree, default_value)
+    run = TreeRun(tree, default_value, budget=budget)
     n = tree.num_agents
     pruning = alg == "AlphaBetaAgent"
 

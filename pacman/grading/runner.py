@@ -101,13 +101,14 @@ def tree_action(agent_class: Any, depth: int, root: Any) -> Any:
 
 
 def run_agent(agent_class: Any, case: TreeCase, depth: int,
-              default_value: float | None = None, classic: bool = False) -> AgentRun:
+              default_value: float | None = None, classic: bool = False,
+              budget: int = TreeRun.DEFAULT_BUDGET) -> AgentRun:
     """Ask an agent of `agent_class` for its action on the case's tree; record what it did.
 
     With `default_value`, nodes without a value evaluate to it instead of failing the run;
     `classic` gives the tree the classic grader's leniency (see `TreeRun`).
     """
-    run = TreeRun(case.tree, default_value, classic)
+    run = TreeRun(case.tree, default_value, classic, budget)
     action: Any = None
     error: str | None = None
     error_type: str | None = None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "GameTree",
     "IllegalTreeActionError",
     "MissingValueError",
     "TerminalSuccessorError",
+    "TreeBudgetError",
     "TreeError",
     "TreeRun",
     "TreeState",
@@ -27,6 +28,15 @@ class MissingValueError(TreeError):
     def __init__(self, node: str) -> None:
         self.node = node
         super().__init__(f"evaluation of node {node} which has no value (evaluated a non-leaf?)")
+
+
+class TreeBudgetError(TreeError):
+    """The agent generated more nodes than the grader allows for one run (a cycle?)."""
+
+    def __init__(self, budget: int) -> None:
+        super().__init__(f"the search generated more than {budget:,} nodes and was stopped "
+                         "(does the tree have a cycle, or does the search not stop at its "
+                         "depth?)")
 
 
 class TerminalSuccessorError(TreeError):
@@ -58,9 +68,25 @@ class GameTree:
     win_states: frozenset[str]
     lose_states: frozenset[str]
 
+    _actions: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _moves: Mapping[str, Mapping[str, str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # derived once: a node's actions and its children by action (a node with 100,000
+        # children is still generated in linear time)
+        object.__setattr__(self, "_actions", {node: tuple(a for a, _ in pairs)
+                                              for node, pairs in self.children.items()})
+        object.__setattr__(self, "_moves", {node: dict(pairs)
+                                            for node, pairs in self.children.items()})
+
     def actions(self, node: str) -> tuple[str, ...]:
         """The actions listed for `node`, in file order."""
-        return tuple(action for action, _ in self.children.get(node, ()))
+        return self._actions.get(node, ())
+
+    def child(self, node: str, action: str) -> str | None:
+        """The node `action` leads to from `node`, or None if it is not listed."""
+        moves = self._moves.get(node)
+        return None if moves is None else moves.get(action)
 
 
 class TreeRun:
@@ -72,13 +98,19 @@ class TreeRun:
     the file gives it, and its successors can be generated (and are then counted as generated).
     """
 
-    __slots__ = ("classic", "default_value", "edge_counts", "generated", "tree")
+    __slots__ = ("budget", "calls", "classic", "default_value", "edge_counts", "generated",
+                 "tree")
+
+    #: successors one run may generate before it is stopped with TreeBudgetError
+    DEFAULT_BUDGET = 1_000_000
 
     def __init__(self, tree: GameTree, default_value: float | None = None,
-                 classic: bool = False) -> None:
+                 classic: bool = False, budget: int = DEFAULT_BUDGET) -> None:
         self.tree = tree
         self.default_value = default_value
         self.classic = classic
+        self.budget = budget
+        self.calls = 0
         self.generated: set[str] = {tree.start}
         self.edge_counts: dict[tuple[str, str], int] = {}
 
@@ -121,13 +153,19 @@ class TreeState:
                 raise TerminalSuccessorError(self.node, "win")
             if self.node in tree.lose_states:
                 raise TerminalSuccessorError(self.node, "lose")
-        for listed, child in tree.children.get(self.node, ()):
-            if listed == action:
-                edge = (self.node, listed)
-                run.edge_counts[edge] = run.edge_counts.get(edge, 0) + 1
-                run.generated.add(child)
-                return TreeState(run, child)
-        raise IllegalTreeActionError(self.node, action, tree.actions(self.node))
+        try:
+            child = tree.child(self.node, action)
+        except TypeError:  # an unhashable action
+            child = None
+        if child is None:
+            raise IllegalTreeActionError(self.node, action, tree.actions(self.node))
+        run.calls += 1
+        if run.calls > run.budget:
+            raise TreeBudgetError(run.budget)
+        edge = (self.node, action)
+        run.edge_counts[edge] = run.edge_counts.get(edge, 0) + 1
+        run.generated.add(child)
+        return TreeState(run, child)
 
     def is_win(self) -> bool:
         """True if the test lists the node in `win_states`."""

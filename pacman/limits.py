@@ -1,0 +1,68 @@
+"""Time limits that interrupt agent code, and a guard against agent code ending the process.
+
+`time_limit(seconds)` raises `MoveTimeLimit` inside whatever runs when the time is up (a timer
+signal, so only in the main thread of a POSIX process; elsewhere the caller measures after the
+fact). It is the soft half of a limit: code that catches `BaseException`, or loops in C, is
+stopped by the hard half, a child process the parent kills (`pacman.isolation`,
+`pacman.watched`).
+
+`guard_process_exit()` turns `os._exit` from agent code into an `AgentExit` exception for the
+duration of a game, so an agent that calls it crashes its game instead of silently ending the
+whole program with status 0.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+__all__ = ["AgentExit", "MoveTimeLimit", "guard_process_exit", "time_limit"]
+
+
+class MoveTimeLimit(BaseException):
+    """Raised inside an agent's code when its time is up (a BaseException, so that an agent's
+    `except Exception` does not swallow it)."""
+
+
+class AgentExit(SystemExit):
+    """`os._exit` called by agent code while it was guarded."""
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block with `MoveTimeLimit` after `seconds` (None: no limit)."""
+    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise MoveTimeLimit
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _refuse_exit(status: int = 0) -> NoReturn:
+    raise AgentExit(f"os._exit({status}) called by agent code")
+
+
+@contextmanager
+def guard_process_exit() -> Iterator[None]:
+    """While the block runs, `os._exit` raises `AgentExit` instead of ending the process."""
+    original = os._exit
+    os._exit = _refuse_exit
+    try:
+        yield
+    finally:
+        os._exit = original
