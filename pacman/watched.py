@@ -70,10 +70,8 @@ class WatchedGames:
         self._child: Child | None = None
 
     def close(self) -> None:
-        """Stop the child."""
-        if self._child is not None:
-            self._child.close()
-            self._child = None
+        """Stop the child (at once: between games it has nothing left to do)."""
+        self._stop()
 
     def __enter__(self) -> WatchedGames:
         return self
