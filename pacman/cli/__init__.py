@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
-            return 2
+            return 0
         return COMMANDS[args.command](args)
     except (UsageError, LayoutError, RegistryError, ReplayError) as error:
         print(f"pacman: error: {error}", file=sys.stderr)

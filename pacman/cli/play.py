@@ -112,9 +112,6 @@ def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
     from agents.registry import make_agent, resolve_name
 
-    if args.catch_exceptions:
-        print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
-              "game as a recorded 'crash'", file=sys.stderr)
     check_output_paths(args)
     layout = load_layout(args.layout)
     pacman_name = resolve_name(args.pacman, "pacman", args.agents)
@@ -139,6 +136,13 @@ def run(args: argparse.Namespace) -> int:
     if keyboard and not getattr(display, "takes_keyboard", False):
         raise UsageError("the keyboard agent needs the window, which could not be opened")
     display = with_export(display, args)
+    # build the agents once before playing: a bad name or setting is one line, before anything
+    make_agent(pacman_name, "pacman", pacman_settings, index=0)
+    for i in range(num_ghosts):
+        make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
+    if args.catch_exceptions:  # noted once the command is known to be good
+        print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
+              "game as a recorded 'crash'", file=sys.stderr)
     records: list[GameRecord] = []
     max_moves = args.max_moves or None
     # With a time limit the agents play in a child process that can be stopped (the keyboard

@@ -225,6 +225,6 @@ def test_the_users_ctrl_c_is_one_line(folder: Path, limit: list[str]) -> None:
                             stderr=subprocess.PIPE, text=True)
     time.sleep(2.0)
     game.send_signal(signal.SIGINT)
-    out, err = game.communicate(timeout=30)
+    _, err = game.communicate(timeout=30)
     assert game.returncode == 130
     assert err.strip() == "pacman: interrupted"
