@@ -58,14 +58,32 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
-        """Rebuild a record from `to_dict` output; raises KeyError/ValueError if malformed."""
+        """Rebuild a record from `to_dict` output; raises KeyError/ValueError if malformed.
+
+        Whole numbers stay whole: a fractional or infinite score, seed or move count is a
+        ValueError, never rounded. (`pacman.replay` checks replay files more strictly.)
+        """
+        fault_agent = data.get("fault_agent")
         return cls(
-            layout=str(data["layout"]), seed=int(data["seed"]),
+            layout=str(data["layout"]), seed=_whole(data["seed"], "seed"),
             agents=tuple(str(a) for a in data["agents"]), outcome=Outcome(data["outcome"]),
-            score=int(data["score"]), pacman_moves=int(data["pacman_moves"]),
+            score=_whole(data["score"], "score"),
+            pacman_moves=_whole(data["pacman_moves"], "pacman_moves"),
             actions=tuple(str(a) for a in data["actions"]),
-            fault_agent=data.get("fault_agent"), fault=data.get("fault"),
-            pacman_nodes=tuple(data.get("pacman_nodes", ())),
+            fault_agent=None if fault_agent is None else _whole(fault_agent, "fault_agent"),
+            fault=data.get("fault"),
+            pacman_nodes=tuple(None if n is None else _whole(n, "pacman_nodes")
+                               for n in data.get("pacman_nodes", ())),
             think_time=tuple(float(t) for t in data.get("think_time", ())),
             pacman_move_times=tuple(float(t) for t in data.get("pacman_move_times", ())),
         )
+
+
+def _whole(value: Any, name: str) -> int:
+    """`value` as an int; ValueError for a fractional, infinite or non-numeric one."""
+    if isinstance(value, float) and not value.is_integer():
+        raise ValueError(f"{name} {value!r} is not a whole number")
+    try:
+        return int(value)
+    except OverflowError:
+        raise ValueError(f"{name} {value!r} is not a finite number") from None

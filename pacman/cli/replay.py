@@ -1,62 +1,140 @@
-"""`pacman replay`: show a recorded game and check it against the rules."""
+"""`pacman replay`: show a recorded game and check every field of the file against the rules.
+
+Exit codes: 0 the file adds up (fields a replay without a digest cannot prove are listed as
+"not verified"; `--strict` makes them count as failure), 1 a readable file that does not add
+up (every difference is listed), 2 a file that cannot be read as a replay (one line).
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pacman.cli.options import add_output_options, make_display, non_negative_float, with_export
+from pacman.cli.options import (
+    add_output_options,
+    check_output_paths,
+    make_display,
+    non_negative_float,
+    number_in,
+    with_export,
+)
 from pacman.display.base import GameRestart
 from pacman.game import run_game
 from pacman.record import GameRecord, Outcome
 
+if TYPE_CHECKING:
+    from pacman.replay import Replay, Verdict
+
 
 def add_parser(commands: Any) -> None:
     """The `replay` subcommand."""
-    replay = commands.add_parser("replay", help="re-simulate a recorded game and check it")
+    replay = commands.add_parser(
+        "replay", help="re-simulate a recorded game and check it",
+        description="Re-simulate a recorded game and check every field of the file: the "
+                    "actions, score, moves and outcome against the rules, and the rest against "
+                    "the file's digest. Think times and the package version are informational. "
+                    "Exit 0: it adds up; 1: it does not (each difference is listed); 2: not "
+                    "a readable replay.")
     replay.add_argument("file", metavar="FILE.json", help="a replay saved by play --record")
     replay_view = replay.add_mutually_exclusive_group()
     replay_view.add_argument("-q", "--quiet", action="store_true", help="no display")
     replay_view.add_argument("-t", "--text", action="store_true", help="text display")
     replay.add_argument("--frame-time", type=non_negative_float, default=0.1,
                         help="seconds per move in the window or text display (default 0.1)")
-    replay.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
+    replay.add_argument("--zoom", type=number_in(0.25, 8), default=1.0,
+                        help="window scale, 0.25 to 8 (default 1.0)")
+    replay.add_argument("--strict", action="store_true",
+                        help="fail (exit 1) when a field cannot be verified, e.g. a replay "
+                             "without a digest")
     add_output_options(replay)
 
 
 def run(args: argparse.Namespace) -> int:
-    """`pacman replay`: show a recorded game and check its outcome and score."""
-    from pacman.replay import load_replay, scripted_agents, verify
+    """`pacman replay`: show a recorded game and check the file field by field."""
+    from pacman.replay import load_replay, verify
 
+    check_output_paths(args)
     replay = load_replay(args.file)
     verdict = verify(replay)  # checks every action before anything is shown
     record = replay.record
     shown: GameRecord | None = None
-    if not args.quiet or args.screenshot or args.gif:
-        display = with_export(make_display(args), args)
-        capped = record.pacman_moves if record.outcome is Outcome.CAPPED else None
-        while True:
-            agents = scripted_agents(replay)
-            try:
-                shown = run_game(replay.layout, agents[0], agents[1:], seed=record.seed,
-                                 max_moves=capped, display=display)
-            except GameRestart:
-                continue
-            break
-        close = getattr(display, "close", None)
-        if callable(close):
-            close()
-        for written in getattr(display, "written", ()):
-            print(f"wrote {written}")
+    wants_view = not args.quiet or args.screenshot or args.gif
+    if wants_view and verdict.complete:
+        shown = _show(replay, args)
+    elif wants_view:
+        print("not shown: the recorded actions cannot be played (see below)")
     if shown is not None and shown.outcome is Outcome.STOPPED and verdict.outcome \
             is not Outcome.STOPPED:
         print(f"replay stopped after {shown.pacman_moves} of {verdict.pacman_moves} moves")
     print(f"{replay.layout.name}, seed {record.seed}: {' vs '.join(record.agents)}")
-    print(f"replayed: {verdict.outcome.value}, score {verdict.state.score} after "
-          f"{verdict.pacman_moves} Pacman moves")
+    if verdict.complete:
+        print(f"replayed: {verdict.outcome.value}, score {verdict.state.score} after "
+              f"{verdict.pacman_moves} Pacman moves")
+    else:
+        print(f"replayed: action {verdict.played + 1} cannot be played; score "
+              f"{verdict.state.score} after {verdict.pacman_moves} Pacman moves up to there")
+    for line in report(replay, verdict):
+        print(line)
+    if not verdict.matches:
+        return 1
+    return 1 if args.strict and verdict.unverified else 0
+
+
+def _show(replay: Replay, args: argparse.Namespace) -> GameRecord | None:
+    from pacman.replay import scripted_agents
+
+    record = replay.record
+    display = with_export(make_display(args), args)
+    capped = record.pacman_moves if record.outcome is Outcome.CAPPED else None
+    while True:
+        agents = scripted_agents(replay)
+        try:
+            shown = run_game(replay.layout, agents[0], agents[1:], seed=record.seed,
+                             max_moves=capped, display=display)
+        except GameRestart:
+            continue
+        break
+    close = getattr(display, "close", None)
+    if callable(close):
+        close()
+    for written in getattr(display, "written", ()):
+        print(f"wrote {written}")
+    return shown
+
+
+def report(replay: Replay, verdict: Verdict) -> list[str]:
+    """The lines saying what was checked how, what was not, and every difference."""
+    from pacman.replay import DIGEST_FIELDS, INFORMATIONAL_FIELDS, SIMULATED_FIELDS
+
+    lines = [f"checked by re-simulation: {', '.join(SIMULATED_FIELDS)}"]
+    if verdict.digest == "verified":
+        lines.append(f"checked by the digest: {', '.join(DIGEST_FIELDS)}")
+    else:
+        if "layout" not in verdict.unverified:
+            lines.append(f"checked against the shipped {replay.record.layout}: layout, "
+                         "layout_text")
+        lines.append("no digest to check: the file has none (written before digests, or "
+                     "removed)" if verdict.digest == "absent" else
+                     "the digest could not be used (see below)")
+    informational = ", ".join(
+        f"{name} {replay.package_version}" if name == "package_version"
+        and replay.package_version else name for name in INFORMATIONAL_FIELDS)
+    lines.append(f"informational, only their types and lengths checked: {informational}")
+    if replay.ignored:
+        lines.append(f"not read (unknown to this version): {', '.join(replay.ignored)}")
+    if verdict.unverified:
+        lines.append(f"not verified ({len(verdict.unverified)}):")
+        lines += [f"  {name}: {why}" for name, why in verdict.unverified.items()]
     if verdict.matches:
-        print("OK: the replay matches the recorded outcome and score")
-        return 0
-    # readable and legal, but the actions do not lead where the file says: exit code 1
-    print("MISMATCH: the replay does not match the record: " + "; ".join(verdict.differences))
-    return 1
+        if verdict.unverified:
+            lines.append("OK: the replay matches its record as far as it can be checked "
+                         f"({len(verdict.unverified)} field(s) not verified, listed above)")
+        else:
+            lines.append("OK: the replay matches its record: every field verified")
+        return lines
+    # readable, but the file does not add up: exit code 1
+    count = len(verdict.differences)
+    lines.append(f"MISMATCH: the replay does not match the record ({count} "
+                 f"difference{'s' if count > 1 else ''}):")
+    lines += [f"  {difference}" for difference in verdict.differences]
+    return lines

@@ -5,6 +5,11 @@ an `H x W x 3` uint8 array (works with `SDL_VIDEODRIVER=dummy` or with no video 
 walls are rasterised once per layout and cell size into a maze surface; a frame is then one
 blit of the board plus a few cached sprites. `FrameExport` wraps another display and writes the
 last frame (`--screenshot`) or every frame (`--gif`) of a game.
+
+The status bar under the board is never cut off: a frame is at least as wide as a typical
+agents line (a small maze such as testClassic sits centred above the bar), the bar has rows
+for the usual lines at that width, and a line too long for its row wraps at its gaps and
+spaces; only what would still overflow the bar ends in "...".
 """
 
 from __future__ import annotations
@@ -61,6 +66,14 @@ TEXT_COLOR: Color = (200, 200, 200)
 STATUS_BACKGROUND: Color = (0, 0, 0)
 
 CELL_SIZE = 30           # pixels per cell at zoom 1 (CS188's gridSize)
+TEXT_PAD = 6             # pixels left and right of the status text
+#: the frame is at least this line wide (plus padding), so the status bar reads on small mazes
+MIN_WIDTH_TEXT = "AlphaBetaAgent depth=3 better vs 2 x DirectionalGhost"
+#: the usual status lines at their longest: the bar has rows for them at the frame's width
+TYPICAL_STATUS = ("Score: -1234    Moves: 3000", MIN_WIDTH_TEXT,
+                  "last move: 1,234,567 nodes in 250.0 ms    0.10 s/move    "
+                  "PAUSED (space: go, n: step)")
+SEPARATOR = "    "       # between the parts of a status line; a line wraps here first
 WALL_RADIUS = 0.15       # half-width of a wall "tube", in cells (CS188)
 PACMAN_RADIUS = 0.5      # CS188 PACMAN_SCALE
 FOOD_RADIUS = 0.1        # CS188 FOOD_SIZE
@@ -151,6 +164,81 @@ def describe_agents(agents: Sequence[str]) -> str:
     return f"{agents[0]} vs {ghosts}" if ghosts else agents[0]
 
 
+def end_banner(record: GameRecord, keyboard: bool = False) -> list[str]:
+    """The end-of-game box: a title and the score; empty for a stopped game (no box)."""
+    if record.outcome.value == "stopped":
+        return []
+    title = {"win": "You win!" if keyboard else "Pacman wins!",
+             "loss": "Game over"}.get(record.outcome.value, record.outcome.value.upper())
+    detail = f"score {record.score} after {record.pacman_moves} moves"
+    if record.fault:
+        detail += f" ({record.fault[:60]})"
+    return [title, detail]
+
+
+def wrap_text(text: str, width: int, measure: Any) -> list[str]:
+    """`text` in rows no wider than `width` (`measure(text)` is a pixel width): broken at the
+    SEPARATOR gaps first, then at spaces; a single word too wide ends in '...'."""
+    if measure(text) <= width:
+        return [text]
+    rows: list[str] = []
+    current = ""
+    for part in text.split(SEPARATOR):
+        joined = f"{current}{SEPARATOR}{part}" if current else part
+        if measure(joined) <= width:
+            current = joined
+            continue
+        if current:
+            rows.append(current)
+            current = ""
+        for word in part.split(" "):
+            joined = f"{current} {word}" if current else word
+            if measure(joined) <= width:
+                current = joined
+                continue
+            if current:
+                rows.append(current)
+            current = fit_text(word, width, measure)
+    if current:
+        rows.append(current)
+    return rows
+
+
+def fit_text(text: str, width: int, measure: Any) -> str:
+    """`text` shortened to end in '...' if it is wider than `width`."""
+    if measure(text) <= width:
+        return text
+    while len(text) > 1 and measure(text + "...") > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def status_rows(lines: Sequence[str], width: int, capacity: int, measure: Any
+                ) -> list[tuple[int, str]]:
+    """The status lines wrapped into at most `capacity` rows of `(line index, text)`.
+
+    When they need more rows, the line with the most rows (the later one on a tie) gives up
+    its last row until they fit; a line cut short ends in '...'.
+    """
+    wrapped = [wrap_text(line, width, measure) if line else [] for line in lines]
+    cut = [False] * len(wrapped)
+    while sum(len(rows) for rows in wrapped) > capacity:
+        longest = max(range(len(wrapped)), key=lambda i: (len(wrapped[i]), i))
+        if not wrapped[longest]:
+            break
+        wrapped[longest].pop()
+        cut[longest] = True
+    result: list[tuple[int, str]] = []
+    for index, rows in enumerate(wrapped):
+        for number, row in enumerate(rows):
+            if cut[index] and number == len(rows) - 1:
+                while row and measure(row + " ...") > width:  # drop whole words first
+                    row = row.rsplit(" ", 1)[0] if " " in row.strip() else row[:-1]
+                row = row.rstrip() + " ..."
+            result.append((index, row))
+    return result
+
+
 def status_lines(state: GameState, agents: Sequence[str], move: MoveInfo | None,
                  note: str = "") -> tuple[str, str, str]:
     """The three status-bar lines: score and moves, the agents, the last search and `note`."""
@@ -179,13 +267,16 @@ class Renderer:
         self.cell = max(4, int(cell_size if cell_size is not None else round(CELL_SIZE * zoom)))
         if not pygame.font.get_init():
             pygame.font.init()
-        self.font_size = max(11, round(self.cell * 0.55))
+        self.font_size = _font_size(self.cell)
         self.font = pygame.font.Font(None, self.font_size)
         self.line_height = self.font.get_linesize()
-        self.status_height = 3 * self.line_height + 6 if status_bar else 0
         self.board_width = layout.width * self.cell
         self.board_height = layout.height * self.cell
-        self.size = (self.board_width, self.board_height + self.status_height)
+        width, self.status_rows = _frame_width(layout, self.cell, self.font, status_bar)
+        self.status_height = self.status_rows * self.line_height + 6 if status_bar else 0
+        #: the board sits centred in a frame that may be wider (for the status bar)
+        self.board_left = (width - self.board_width) // 2
+        self.size = (width, self.board_height + self.status_height)
         self.maze = _maze_surface(layout, self.cell)
         self._board = self.maze.copy()
         self._board_items: tuple[tuple[Position, ...], tuple[Position, ...]] | None = None
@@ -198,8 +289,9 @@ class Renderer:
     @staticmethod
     def size_for(layout: Layout, cell: int) -> tuple[int, int]:
         """Pixel size of a renderer with status bar at this cell size (no maze drawn)."""
-        font = pygame.font.Font(None, max(11, round(cell * 0.55)))
-        return layout.width * cell, layout.height * cell + 3 * font.get_linesize() + 6
+        font = pygame.font.Font(None, _font_size(cell))
+        width, rows = _frame_width(layout, cell, font, True)
+        return width, layout.height * cell + rows * font.get_linesize() + 6
 
     def optimize_for_display(self) -> None:
         """Convert the cached surfaces to the window's pixel format (fast blits)."""
@@ -212,7 +304,8 @@ class Renderer:
     def to_pixels(self, position: Point) -> tuple[float, float]:
         """Pixel centre of a (possibly fractional) board position."""
         x, y = position
-        return (x + 0.5) * self.cell, (self.layout.height - 0.5 - y) * self.cell
+        return (self.board_left + (x + 0.5) * self.cell,
+                (self.layout.height - 0.5 - y) * self.cell)
 
     def draw(self, target: pygame.Surface, scene: Scene, status: Sequence[str] = (),
              origin: tuple[int, int] = (0, 0)) -> list[pygame.Rect]:
@@ -223,8 +316,12 @@ class Renderer:
         """
         ox, oy = origin
         board = self._board_for(scene.board)
-        target.blit(board, origin)
-        rects = [rect.move(origin) for rect in self._board_changes]
+        target.blit(board, (ox + self.board_left, oy))
+        rects = [rect.move(ox + self.board_left, oy) for rect in self._board_changes]
+        if self.board_left:  # the margins beside a narrow maze (a banner may have covered them)
+            right = self.board_left + self.board_width
+            target.fill(BACKGROUND, (ox, oy, self.board_left, self.board_height))
+            target.fill(BACKGROUND, (ox + right, oy, self.size[0] - right, self.board_height))
         state = scene.state
         cell = self.cell
         sprite = self._pacman_sprite(state.pacman_direction, scene.mouth)
@@ -238,7 +335,7 @@ class Renderer:
                                               oy + round(py - cell / 2))))
         if self.status_height:
             self.draw_status(target, status, origin)
-            rects.append(pygame.Rect(ox, oy + self.board_height, self.board_width,
+            rects.append(pygame.Rect(ox, oy + self.board_height, self.size[0],
                                      self.status_height))
         return rects
 
@@ -247,23 +344,38 @@ class Renderer:
         """Draw the status bar below the board."""
         ox, oy = origin
         top = oy + self.board_height
-        target.fill(STATUS_BACKGROUND, (ox, top, self.board_width, self.status_height))
-        for row, text in enumerate(lines[:3]):
-            if not text:
-                continue
-            color = SCORE_COLOR if row == 0 else TEXT_COLOR
+        target.fill(STATUS_BACKGROUND, (ox, top, self.size[0], self.status_height))
+        rows = self._status_rows(tuple(lines[:3]))
+        for row, (line, text) in enumerate(rows):
+            color = SCORE_COLOR if line == 0 else TEXT_COLOR
             surface = self._text(text, color)
-            target.blit(surface, (ox + 6, top + 3 + row * self.line_height))
+            target.blit(surface, (ox + TEXT_PAD, top + 3 + row * self.line_height))
+
+    def _status_rows(self, lines: tuple[str, ...]) -> list[tuple[int, str]]:
+        width = self.size[0] - 2 * TEXT_PAD
+        if all(self.font.size(line)[0] <= width for line in lines) \
+                and sum(1 for line in lines if line) <= self.status_rows:
+            return [(i, line) for i, line in enumerate(lines) if line]  # the usual case
+        return status_rows(lines, width, self.status_rows, lambda t: self.font.size(t)[0])
 
     def draw_banner(self, target: pygame.Surface, lines: Sequence[str],
                     origin: tuple[int, int] = (0, 0)) -> None:
         """A message box over the middle of the board (the end of a game, 'paused')."""
-        surfaces = [self._text(text, SCORE_COLOR if i == 0 else TEXT_COLOR, big=i == 0)
-                    for i, text in enumerate(lines)]
+        room = self.size[0] - 24
+        texts: list[tuple[str, bool]] = []
+        for i, text in enumerate(lines):
+            if i == 0:
+                texts.append((text, True))
+            else:
+                texts += [(row, False) for row in wrap_text(
+                    text, room, lambda t: self.font.size(t)[0])]
+        surfaces = [self._text(text, SCORE_COLOR if big else TEXT_COLOR, big=big)
+                    for text, big in texts]
         width = max(s.get_width() for s in surfaces) + 24
         height = sum(s.get_height() for s in surfaces) + 16
-        box = pygame.Rect(0, 0, min(width, self.board_width), height)
-        box.center = (origin[0] + self.board_width // 2, origin[1] + self.board_height // 2)
+        box = pygame.Rect(0, 0, min(width, self.size[0]), min(height, self.size[1]))
+        box.center = (origin[0] + self.size[0] // 2, origin[1] + self.board_height // 2)
+        box.top = max(origin[1], box.top)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 200))
         target.blit(shade, box.topleft)
@@ -274,15 +386,18 @@ class Renderer:
             y += surface.get_height()
 
     def render(self, state: GameState, agents: Sequence[str] = (),
-               move: MoveInfo | None = None, *, mouth: float | None = None) -> npt.NDArray[
-                   np.uint8]:
-        """The state as an `H x W x 3` uint8 RGB array (no window needed)."""
+               move: MoveInfo | None = None, *, mouth: float | None = None,
+               banner: Sequence[str] = ()) -> npt.NDArray[np.uint8]:
+        """The state as an `H x W x 3` uint8 RGB array (no window needed), with the message
+        box `banner` over the board if given (e.g. `end_banner(record)`)."""
         if self._canvas is None:
             self._canvas = pygame.Surface(self.size)
         surface = self._canvas
         moves = move.pacman_moves if move is not None else 0
         scene = Scene.still(state, chomp(moves) if mouth is None else mouth)
         self.draw(surface, scene, status_lines(state, agents, move))
+        if banner:
+            self.draw_banner(surface, banner)
         return surface_to_array(surface)
 
     # ----------------------------------------------------------------- caches
@@ -324,11 +439,8 @@ class Renderer:
             if len(self._texts) > 256:  # the status changes every move: keep the cache small
                 self._texts.clear()
             font = pygame.font.Font(None, round(self.font_size * 1.6)) if big else self.font
-            limit = self.board_width - 12
-            surface = font.render(text, True, color)
-            while surface.get_width() > limit and len(text) > 4:
-                text = text[:-4] + "..."
-                surface = font.render(text, True, color)
+            surface = font.render(fit_text(text, self.size[0] - 2 * TEXT_PAD,
+                                           lambda t: font.size(t)[0]), True, color)
             self._texts[key] = surface
         return surface
 
@@ -419,6 +531,23 @@ class Renderer:
             zigzag = [at(-0.3 + 0.1 * i, 0.2 if i % 2 else 0.13) for i in range(7)]
             pygame.draw.lines(canvas, face, False, zigzag, max(1, round(0.05 * big)))
         return self._finish_sprite(key, canvas)
+
+
+def _font_size(cell: int) -> int:
+    return max(11, round(cell * 0.55))
+
+
+def _frame_width(layout: Layout, cell: int, font: pygame.font.Font, status_bar: bool
+                 ) -> tuple[int, int]:
+    """The frame's width (the board's, or wider for the status bar) and the bar's rows."""
+    board = layout.width * cell
+    if not status_bar:
+        return board, 0
+    width = max(board, font.size(MIN_WIDTH_TEXT)[0] + 2 * TEXT_PAD)
+    rows = len(status_rows(TYPICAL_STATUS, width - 2 * TEXT_PAD, 99,
+                           lambda t: font.size(t)[0]))
+    # a narrow bar wraps: one spare row for a longer agents line
+    return width, 3 if rows <= 3 else rows + 1
 
 
 def surface_to_array(surface: pygame.Surface) -> npt.NDArray[np.uint8]:
@@ -533,6 +662,10 @@ class FrameExport:
     `screenshot`: a PNG of the last frame. `gif`: the whole game, one frame per round, as an
     animated GIF (Pillow) or, when the path has no `.gif` suffix, as a folder of PNG frames.
     With several games, the files hold the last game.
+
+    The last frame is the window's end screen in every mode (window, `-t`, `-q`): the final
+    state with the end box ("Pacman wins!", "Game over", "CAPPED", ... and the score; none for
+    a stopped game). The window's key hint ("press a key") is left out: a picture takes no keys.
     """
 
     def __init__(self, inner: Display, *, screenshot: str | Path | None = None,
@@ -576,15 +709,18 @@ class FrameExport:
     def finish(self, state: GameState, record: GameRecord) -> None:
         """Write the screenshot and the animation, then let the inner display finish."""
         assert self._renderer is not None
-        last = self._renderer.render(state, self._agents, self._last_move)
+        banner = end_banner(record, bool(getattr(self.inner, "keyboard_mode", False)))
+        last = self._renderer.render(state, self._agents, self._last_move, banner=banner)
         self.written = []
         if self.screenshot is not None:
             self.screenshot.parent.mkdir(parents=True, exist_ok=True)
             save_png(last, self.screenshot)
             self.written.append(self.screenshot)
         if self.gif is not None:
-            if state != self._captured:  # a game can end mid-round (or crash)
-                self._capture(state, self._last_move)
+            # the last frame is the end screen: it replaces the final round's frame, or follows
+            # the last round shown when the game ended mid-round (or crashed)
+            self._store(last, replace=state == self._captured and self._frame_count > 0)
+            self._captured = state
             if self.gif.suffix.lower() == ".gif":
                 self.gif.parent.mkdir(parents=True, exist_ok=True)
                 size = self._renderer.size
@@ -595,10 +731,20 @@ class FrameExport:
     def _capture(self, state: GameState, move: MoveInfo | None) -> None:
         if self.gif is None or self._renderer is None:
             return
-        frame = self._renderer.render(state, self._agents, move)
+        self._store(self._renderer.render(state, self._agents, move))
         self._captured = state
+
+    def _store(self, frame: npt.NDArray[np.uint8], replace: bool = False) -> None:
+        """Keep a frame (or put it in place of the last one)."""
+        assert self.gif is not None
+        if replace:
+            self._frame_count -= 1
         if self.gif.suffix.lower() == ".gif":
-            self._frames.append(zlib.compress(frame.tobytes(), 1))  # long games stay small
+            data = zlib.compress(frame.tobytes(), 1)  # long games stay small
+            if replace:
+                self._frames[-1] = data
+            else:
+                self._frames.append(data)
         else:
             if self._frame_count == 0:
                 self.gif.mkdir(parents=True, exist_ok=True)

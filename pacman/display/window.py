@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from pacman.display.base import GameRestart, GameStopped, MoveInfo
-from pacman.display.render import Renderer, Scene, chomp, interpolate, status_lines
+from pacman.display.render import Renderer, Scene, chomp, end_banner, interpolate, status_lines
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -156,18 +156,13 @@ class PygameWindow:
         if self.end_wait == 0 and self.frame_time <= 0 and not self._may_draw(
                 time.perf_counter()):
             return  # games flying by: the next one is drawn soon enough
-        title = {"win": "You win!" if self.keyboard_mode else "Pacman wins!",
-                 "loss": "Game over"}.get(record.outcome.value, record.outcome.value.upper())
-        detail = f"score {record.score} after {record.pacman_moves} moves"
-        if record.fault:
-            detail += f" ({record.fault[:60]})"
         if self.end_wait is None:
             hint = "press a key (r: play again)"
         elif self.end_wait > 0:
             hint = "next game... (any key: now)"
         else:
             hint = ""
-        banner = [title, detail] + ([hint] if hint else [])
+        banner = end_banner(record, self.keyboard_mode) + ([hint] if hint else [])
         self._present(banner)
         if self.end_wait == 0:
             return
@@ -251,7 +246,8 @@ class PygameWindow:
         width, height = screen.get_size()
         layout = self._renderer.layout
         cell = max(4, width // layout.width)
-        while cell > 4 and Renderer.size_for(layout, cell)[1] > height:
+        while cell > 4 and any(used > room for used, room in zip(
+                Renderer.size_for(layout, cell), (width, height))):
             cell -= 1
         if cell != self._renderer.cell:
             self._renderer = Renderer(layout, cell_size=cell)

@@ -4,6 +4,7 @@ pygame."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import pygame
 
 from pacman import GameState, Outcome, parse_layout, run_game
 from pacman.display import GameRestart, render
+from pacman.display.base import MoveInfo, NullDisplay
 from pacman.display.keyboard import KeyboardAgent
 from pacman.display.render import (
     BACKGROUND,
@@ -31,12 +33,21 @@ from pacman.display.render import (
     GHOST_COLORS,
     PACMAN_COLOR,
     SCARED_COLOR,
+    SCORE_COLOR,
+    TEXT_PAD,
+    TYPICAL_STATUS,
     WALL_COLOR,
+    FrameExport,
     Renderer,
     Scene,
+    end_banner,
     interpolate,
+    surface_to_array,
 )
+from pacman.display.text import TextDisplay
 from pacman.display.window import PygameWindow, WindowUnavailable, open_window
+from pacman.layout import load_layout, shipped_layouts
+from pacman.record import GameRecord
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
 
 CELL = 30
@@ -218,6 +229,99 @@ def test_render_needs_no_display_module() -> None:
     assert Scene.still(GameState.initial(OPEN)).pacman == (3, 3)
     frame = render.render_frame(GameState.initial(OPEN), zoom=0.5, status_bar=False)
     assert frame.shape == (OPEN.height * 15, OPEN.width * 15, 3)
+
+
+# --------------------------------------------------------------------- the status bar
+def text_columns(frame: Any, top: int) -> Any:
+    """The columns of the status bar (from row `top`) that hold any text pixel."""
+    return (frame[top:] != BACKGROUND).any(axis=2).any(axis=0).nonzero()[0]
+
+
+@pytest.mark.parametrize("name", shipped_layouts())
+@pytest.mark.parametrize("zoom", [0.5, 1.0, 2.0])
+def test_the_status_bar_is_whole_on_every_shipped_layout(name: str, zoom: float) -> None:
+    layout = load_layout(name)
+    renderer = Renderer(layout, zoom)
+    width = renderer.size[0] - 2 * TEXT_PAD
+    rows = renderer._status_rows(TYPICAL_STATUS)
+    # every part of the usual lines is there, none cut short, none too wide
+    assert " ".join(text for _, text in rows).split() == " ".join(TYPICAL_STATUS).split()
+    assert all(renderer.font.size(text)[0] <= width for _, text in rows)
+    assert len(rows) <= renderer.status_rows
+    surface = pygame.Surface(renderer.size)
+    renderer.draw(surface, Scene.still(GameState.initial(layout)), TYPICAL_STATUS)
+    columns = text_columns(surface_to_array(surface), renderer.board_height)
+    assert columns.min() >= TEXT_PAD - 1 and columns.max() <= renderer.size[0] - TEXT_PAD
+
+
+def test_a_small_maze_sits_centred_above_a_wider_status_bar() -> None:
+    tiny, medium = (Renderer(load_layout(name)) for name in ("testClassic", "mediumClassic"))
+    assert tiny.board_width == 5 * CELL < tiny.size[0]
+    assert tiny.board_left == (tiny.size[0] - tiny.board_width) // 2
+    assert medium.size[0] == medium.board_width and medium.board_left == 0
+    assert tiny.status_rows > medium.status_rows == 3  # narrow: lines wrap into more rows
+    frame = tiny.render(GameState.initial(tiny.layout))
+    # the margins beside the maze are background; the maze's walls start at board_left
+    assert (frame[:tiny.board_height, :tiny.board_left - 1] == BACKGROUND).all()
+    assert (frame[:tiny.board_height, tiny.board_left:tiny.board_left + CELL]
+            == WALL_COLOR).all(axis=2).any()
+
+
+def test_long_status_lines_wrap_and_only_overflow_is_cut() -> None:
+    measure = len  # one "pixel" per character
+    assert render.wrap_text("Score: 5    Moves: 9", 12, measure) == ["Score: 5", "Moves: 9"]
+    assert render.wrap_text("a bb ccc dddd", 8, measure) == ["a bb ccc", "dddd"]
+    assert render.wrap_text("abcdefghijkl", 8, measure) == ["abcde..."]
+    rows = render.status_rows(("one", "two two two two", "three three three"), 11, 3,
+                              measure)
+    assert rows == [(0, "one"), (1, "two two ..."), (2, "three ...")]
+    assert all(len(text) <= 11 for _, text in rows)
+
+
+# --------------------------------------------------------------------- the text display
+def test_text_display_shows_pacmans_move_and_the_ghosts_replies() -> None:
+    layout = load_layout("smallClassic")
+    out = io.StringIO()
+
+    class Recorder(TextDisplay):
+        def __init__(self, out: io.StringIO) -> None:
+            super().__init__(out)
+            self.states: list[GameState] = []
+
+        def update(self, state: GameState, move: MoveInfo) -> None:
+            super().update(state, move)
+            self.states.append(state)
+
+    from agents.ghosts import RandomGhost
+    from agents.simple import GreedyAgent
+    display = Recorder(out)
+    record = run_game(layout, GreedyAgent(), [RandomGhost(1), RandomGhost(2)], seed=2,
+                      max_moves=12, display=display)
+    headers = [line for line in out.getvalue().splitlines() if line.startswith("move ")]
+    assert len(headers) == record.pacman_moves == 12
+    for number, header in enumerate(headers):
+        pacman, ghost1, ghost2 = record.actions[3 * number:3 * number + 3]
+        assert header == (f"move {number + 1}: Pacman {pacman}, ghost 1 {ghost1}, "
+                          f"ghost 2 {ghost2}")
+    # each board's score line is the score of the state after that round
+    scores = [line for line in out.getvalue().splitlines() if line.startswith("Score: ")]
+    assert scores[1:] == [f"Score: {state.score}" for state in display.states[2::3]]
+    assert out.getvalue().endswith(f"CAPPED: score {record.score} after 12 Pacman moves\n")
+
+
+def test_text_display_shows_a_round_cut_short() -> None:
+    out = io.StringIO()
+    display = TextDisplay(out)
+    state = GameState.initial(ROW)
+    display.start(state, ("Pacman",))
+    after = state.successor(0, WEST)
+    display.update(after, MoveInfo(0, "West", 0.0, None, 1))
+    record = GameRecord("row", 0, ("A",) * 6, Outcome.CRASH, after.score, 1, ("West",), 1,
+                        "RuntimeError: boom")
+    display.finish(after, record)
+    lines = out.getvalue().splitlines()
+    assert "move 1: Pacman West" in lines
+    assert lines[-1] == f"CRASH: score {after.score} after 1 Pacman moves (RuntimeError: boom)"
 
 
 # --------------------------------------------------------------------- the window's controls
@@ -471,6 +575,102 @@ def test_screenshot_and_png_frames_headless(tmp_path: Path) -> None:
     first, last = (pygame.image.tobytes(pygame.image.load(str(p)), "RGB")
                    for p in (pngs[0], pngs[-1]))
     assert first != last
+
+
+# --------------------------------------------------------------------- the end screen saved
+# A maze Pacman wins in three moves, against a ghost shut in its own corridor.
+SPRINT = parse_layout("""
+%%%%%%%%%%%%
+%P...      %
+%%%%%%%%%%%%
+%G         %
+%%%%%%%%%%%%
+""", "sprint")
+
+
+class East:
+    def get_action(self, state: GameState) -> Direction:
+        return EAST
+
+
+class Pacer:
+    def get_action(self, state: GameState) -> Direction:
+        return state.legal_actions(1)[0]
+
+
+def board_of(frame: Any, renderer: Renderer) -> Any:
+    return frame[:renderer.board_height]
+
+
+def yellow_text(frame: Any, renderer: Renderer) -> int:
+    """Pixels of the end box's title colour over the board (never part of a game board)."""
+    return int((board_of(frame, renderer) == SCORE_COLOR).all(axis=2).sum())
+
+
+def test_screenshot_shows_the_end_box_headless(tmp_path: Path) -> None:
+    shot = tmp_path / "last.png"
+    export = FrameExport(NullDisplay(), screenshot=shot)
+    record = run_game(SPRINT, East(), [Pacer()], seed=1, display=export)
+    assert record.outcome is Outcome.WIN and record.pacman_moves == 3
+    saved = surface_to_array(pygame.image.load(str(shot)))
+    renderer = Renderer(SPRINT)
+    final = GameState.initial(SPRINT)
+    for number, action in enumerate(record.actions):
+        final = final.successor(number % 2, Direction(action))
+    plain = renderer.render(final, record.agents, MoveInfo(0, "East", 0, None, 3))
+    boxed = renderer.render(final, record.agents, MoveInfo(0, "East", 0, None, 3),
+                            banner=end_banner(record))
+    assert end_banner(record) == ["Pacman wins!", f"score {final.score} after 3 moves"]
+    assert yellow_text(plain, renderer) == 0 and yellow_text(saved, renderer) > 50
+    assert (saved == boxed).all()
+
+
+def test_screenshot_is_the_windows_end_screen(tmp_path: Path) -> None:
+    shot = tmp_path / "last.png"
+    window = open_window(frame_time=0.01, end_wait=0, allow_dummy=True)
+    try:
+        export = FrameExport(window, screenshot=shot)
+        record = run_game(SPRINT, East(), [Pacer()], seed=1, display=export)
+        assert record.outcome is Outcome.WIN
+        shown = surface_to_array(pygame.display.get_surface()).copy()
+    finally:
+        window.close()
+    saved = surface_to_array(pygame.image.load(str(shot)))
+    renderer = Renderer(SPRINT)
+    assert shown.shape == saved.shape
+    # the board with the end box, pixel for pixel; the status bar differs only by the
+    # window's speed note
+    assert (board_of(shown, renderer) == board_of(saved, renderer)).all()
+    assert yellow_text(saved, renderer) > 50
+
+
+def test_a_stopped_game_has_no_end_box(tmp_path: Path) -> None:
+    class Quitter(NullDisplay):
+        def update(self, state: GameState, move: MoveInfo) -> None:
+            from pacman.display import GameStopped
+            raise GameStopped
+
+    shot = tmp_path / "last.png"
+    record = run_game(SPRINT, East(), [Pacer()], seed=1,
+                      display=FrameExport(Quitter(), screenshot=shot))
+    assert record.outcome is Outcome.STOPPED and end_banner(record) == []
+    assert yellow_text(surface_to_array(pygame.image.load(str(shot))), Renderer(SPRINT)) == 0
+
+
+def test_screenshot_on_the_command_line_with_q_has_the_end_box(tmp_path: Path) -> None:
+    shot, frames = tmp_path / "last.png", tmp_path / "frames"
+    result = run_cli("-m", "pacman", "play", "-q", "-p", "greedy", "-l", "testClassic",
+                     "--seed", "1", "--screenshot", str(shot), "--gif", str(frames))
+    assert result.returncode == 0, result.stderr
+    renderer = Renderer(load_layout("testClassic"))
+    saved = surface_to_array(pygame.image.load(str(shot)))
+    assert saved.shape[:2] == (renderer.size[1], renderer.size[0])
+    assert yellow_text(saved, renderer) > 50
+    pngs = sorted(frames.glob("frame-*.png"))
+    last = surface_to_array(pygame.image.load(str(pngs[-1])))
+    before = surface_to_array(pygame.image.load(str(pngs[-2])))
+    assert (last == saved).all()  # the animation ends on the same end screen
+    assert yellow_text(before, renderer) == 0
 
 
 def test_gif_export(tmp_path: Path) -> None:
