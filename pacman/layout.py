@@ -1,7 +1,19 @@
-"""Parse and load classic `.lay` files into an immutable `Layout` (docs/rules.md 3-6)."""
+"""Parse and load classic `.lay` files into an immutable `Layout` (docs/rules.md 3-6).
+
+Size limits: a layout is at most `MAX_SIDE` cells wide and high, `MAX_CELLS` cells in all
+(walls included) and `MAX_FREE_CELLS` free cells. The per-layout tables of `pacman.maze` grow
+with the board's area (every index of the doubled grid: about 0.4 KB per cell) and with its
+free cells (moves, collisions, half-way points: about 3.5 KB each), and the food bitmasks with
+the square of the food count. Measured on the largest allowed layout (a 400x400 board with
+25,000 free cells all holding food): built in about 1 s, a game on it peaks under 300 MB. A
+bigger layout is a one-line `LayoutError` naming its size and the limit, raised before any
+table is built, never a `MemoryError` or a hang; replays embed their layout text and go
+through `parse_layout`, so the same limits apply.
+"""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -10,6 +22,17 @@ Position = tuple[int, int]
 LAYOUT_DIR = Path(__file__).parent / "layouts"
 WALL, FOOD, CAPSULE, PACMAN, GHOST = "%", ".", "o", "P", "G"
 GHOST_DIGITS = "1234"
+KNOWN_CHARACTERS = frozenset(WALL + FOOD + CAPSULE + PACMAN + GHOST + GHOST_DIGITS + " ")
+_BOM = "\ufeff"
+
+#: the largest width and the largest height, in cells
+MAX_SIDE = 1000
+#: the largest board, width x height, walls included (e.g. 400 x 400)
+MAX_CELLS = 160_000
+#: the most free (non-wall) cells (e.g. a 150 x 150 open room)
+MAX_FREE_CELLS = 25_000
+#: the largest layout file read, in bytes (a full-size board with generous indentation)
+MAX_FILE_BYTES = 8 * 2**20
 
 
 class LayoutError(ValueError):
@@ -42,6 +65,10 @@ class Layout:
     pacman_start: Position
     ghost_starts: tuple[Position, ...]
     text: str = field(compare=False, repr=False)
+    #: characters of the file that are not layout characters (`% . o P G 1 2 3 4` or space),
+    #: in order of first appearance: they are read as floor, as the classic loader does, and
+    #: a caller may warn about them once
+    unknown_characters: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def is_wall(self, x: int, y: int) -> bool:
         """True if the cell at (x, y) is a wall."""
@@ -54,18 +81,40 @@ class Layout:
         if count >= len(self.ghost_starts):
             return self
         return Layout(self.name, self.width, self.height, self.walls, self.food, self.capsules,
-                      self.pacman_start, self.ghost_starts[:count], self.text)
+                      self.pacman_start, self.ghost_starts[:count], self.text,
+                      self.unknown_characters)
 
     def __str__(self) -> str:
         return self.text
 
 
+def check_size(source: str, width: int, height: int, free_cells: int) -> None:
+    """Raise `LayoutError` if a board of this size is over the limits (module docstring)."""
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise LayoutError(source, f"layout too large: {width}x{height} cells (the limit is "
+                          f"{MAX_SIDE} cells in width and in height)")
+    if width * height > MAX_CELLS:
+        raise LayoutError(source, f"layout too large: {width}x{height} = {width * height:,} "
+                          f"cells (the limit is {MAX_CELLS:,} cells, walls included)")
+    if free_cells > MAX_FREE_CELLS:
+        raise LayoutError(source, f"layout too large: {free_cells:,} free cells in "
+                          f"{width}x{height} (the limit is {MAX_FREE_CELLS:,} free cells)")
+
+
 def parse_layout(text: str, name: str = "<layout>", source: str | None = None) -> Layout:
-    """Parse layout text; raise `LayoutError` naming the source file, line and column."""
+    """Parse layout text; raise `LayoutError` naming the source file, line and column.
+
+    A UTF-8 byte order mark at the start is ignored. Characters other than `% . o P G 1 2 3 4`
+    and space are floor, as in the classic loader, and are listed in the result's
+    `unknown_characters` so that a caller can warn about them. A layout over the size limits
+    (module docstring) is a `LayoutError` before any table is built.
+    """
     layout_name = name
     name = source or name
     if "\x00" in text:
         raise LayoutError(name, "not a text layout file (contains NUL bytes)")
+    if text.startswith(_BOM):
+        text = text[1:]
     raw_lines = text.splitlines()
     while raw_lines and not raw_lines[-1].strip():
         raw_lines.pop()
@@ -74,12 +123,15 @@ def parse_layout(text: str, name: str = "<layout>", source: str | None = None) -
         first += 1
     if first == len(raw_lines):
         raise LayoutError(name, "empty layout file")
+    if len(raw_lines) - first > MAX_SIDE:  # before looking at every line
+        check_size(name, len(raw_lines[first].strip()), len(raw_lines) - first, 0)
     rows: list[tuple[int, int, str]] = []  # (file line number, column offset, stripped text)
     for number in range(first, len(raw_lines)):
         raw = raw_lines[number]
         stripped = raw.strip()
         rows.append((number + 1, len(raw) - len(raw.lstrip()), stripped))
     width, height = len(rows[0][2]), len(rows)
+    check_size(name, width, height, 0)
     for i, (line_no, offset, row) in enumerate(rows):
         if len(row) > width and set(row[width:]) == {WALL}:
             # The classic loader ignores cells past the first line's width; capsuleClassic
@@ -90,6 +142,13 @@ def parse_layout(text: str, name: str = "<layout>", source: str | None = None) -
             column = offset + min(len(row), width) + 1
             raise LayoutError(name, f"ragged line: {len(row)} cells where the first line has "
                               f"{width}", line_no, column)
+    check_size(name, width, height, sum(len(row) - row.count(WALL) for _, _, row in rows))
+    unknown: dict[str, None] = {}
+    for _, _, row in rows:
+        extra = set(row) - KNOWN_CHARACTERS
+        for char in row if extra else ():
+            if char in extra:
+                unknown.setdefault(char)
     walls: set[Position] = set()
     food: list[Position] = []
     capsules: list[Position] = []
@@ -128,6 +187,7 @@ def parse_layout(text: str, name: str = "<layout>", source: str | None = None) -
         food=tuple(sorted(food)), capsules=tuple(sorted(capsules)),
         pacman_start=agents[0][1], ghost_starts=tuple(pos for _, pos in agents[1:]),
         text="\n".join(row for _, _, row in rows) + "\n",
+        unknown_characters=tuple(unknown),
     )
 
 
@@ -144,6 +204,10 @@ def load_layout(name_or_path: str | Path) -> Layout:
     for candidate in candidates:
         if candidate.is_file():
             try:
+                size = candidate.stat().st_size
+                if size > MAX_FILE_BYTES:
+                    raise LayoutError(str(candidate), f"layout too large: a {size:,}-byte file "
+                                      f"(the limit is {MAX_FILE_BYTES:,} bytes)")
                 data = candidate.read_bytes()
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -153,3 +217,56 @@ def load_layout(name_or_path: str | Path) -> Layout:
             return parse_layout(text, candidate.stem, source=str(candidate))
     known = ", ".join(shipped_layouts())
     raise LayoutError(str(name_or_path), f"no such layout (shipped layouts: {known})")
+
+
+def list_layouts(folder: str | Path = LAYOUT_DIR) -> tuple[list[Layout], list[tuple[Path, str]]]:
+    """The layouts of a folder's `*.lay` files, sorted by name, and separately the files that
+    cannot be loaded with their one-line error: one bad file does not hide the others."""
+    layouts: list[Layout] = []
+    bad: list[tuple[Path, str]] = []
+    for path in sorted(Path(folder).glob("*.lay"), key=lambda p: (p.stem, p.name)):
+        try:
+            layouts.append(load_layout(path))
+        except LayoutError as error:
+            bad.append((path, str(error)))
+    return layouts, bad
+
+
+def check_playable(layout: Layout, num_ghosts: int | None = None) -> None:
+    """Raise `LayoutError` (with the layout's name) if the game cannot be won or a ghost can
+    never move: no food; food Pacman cannot reach from its start; Pacman walled in; a ghost
+    (among the first `num_ghosts`, all by default) whose start has no free neighbour (a ghost
+    has no Stop). Walls are the only obstacles considered; every problem found is named."""
+    free = {(x, y) for x in range(layout.width) for y in range(layout.height)} - layout.walls
+
+    def free_neighbours(cell: Position) -> list[Position]:
+        x, y = cell
+        return [n for n in ((x - 1, y), (x + 1, y), (x, y + 1), (x, y - 1)) if n in free]
+
+    problems: list[str] = []
+    start = layout.pacman_start
+    if not layout.food:
+        problems.append("no food: the game can never be won")
+    if not free_neighbours(start):
+        problems.append(f"Pacman is walled in at its start {start}: no free neighbour")
+    elif layout.food:
+        reached = {start}
+        queue = deque([start])
+        while queue:
+            for there in free_neighbours(queue.popleft()):
+                if there not in reached:
+                    reached.add(there)
+                    queue.append(there)
+        unreachable = [cell for cell in layout.food if cell not in reached]
+        if unreachable:
+            others = len(unreachable) - 1
+            problems.append(f"food at {unreachable[0]}" + (
+                f" and {others} more food cell{'s' if others > 1 else ''}" if others else "")
+                + f" that Pacman cannot reach from its start {start}")
+    ghosts = layout.ghost_starts if num_ghosts is None else layout.ghost_starts[:num_ghosts]
+    for number, ghost in enumerate(ghosts, start=1):
+        if not free_neighbours(ghost):
+            problems.append(f"ghost {number} is walled in at its start {ghost}: with no free "
+                            "neighbour it can never move")
+    if problems:
+        raise LayoutError(layout.name, "not playable: " + "; ".join(problems))

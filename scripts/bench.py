@@ -1,4 +1,5 @@
-"""Benchmarks: successor generation, whole random games, search nodes/s, batch speed-up.
+"""Benchmarks: successor generation, whole random games, search nodes/s, batch speed-up, big
+layouts (start-up time and peak memory of a 100x100 open maze and of the largest allowed one).
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -203,6 +204,64 @@ def bench_ceiling(games: int = 100) -> dict[str, Any]:
             "speedup": one / two}
 
 
+def open_room(width: int, height: int, food_every: int = 7) -> str:
+    """Layout text: a room with walls only on the border, Pacman in the middle, three ghosts in
+    corners, food on every `food_every`-th cell of every `food_every`-th row."""
+    rows = [["%"] * width] + [["%"] + [" "] * (width - 2) + ["%"]
+                              for _ in range(height - 2)] + [["%"] * width]
+    for y in range(1, height - 1, food_every):
+        for x in range(2, width - 1, food_every):
+            rows[y][x] = "."
+    rows[height // 2][width // 2] = "P"
+    rows[1][1] = rows[1][width - 2] = rows[height - 2][width - 2] = "G"
+    return "\n".join("".join(row) for row in rows) + "\n"
+
+
+_BIG_START = """
+import json, resource, sys, time
+from pacman import GameState, parse_layout, run_game
+from agents.ghosts import DirectionalGhost
+from agents.pacman_agents import AlphaBetaAgent
+
+text, moves = sys.stdin.read(), int(sys.argv[1])
+started = time.perf_counter()
+layout = parse_layout(text, "room")
+parsed = time.perf_counter()
+state = GameState.initial(layout)
+built = time.perf_counter()
+run_game(layout, AlphaBetaAgent(depth=2, evaluation="better"),
+         [DirectionalGhost(i + 1) for i in range(3)], seed=1, max_moves=moves)
+done = time.perf_counter()
+print(json.dumps({"parse_s": parsed - started, "state_s": built - parsed,
+                  "moves_s": done - built, "total_s": done - started,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def bench_big(repeat: int, moves: int = 5) -> dict[str, Any]:
+    """Big layouts, each in a fresh process (for its peak RSS): parse, initial state, then
+    `moves` Pacman moves of alpha-beta depth 2 (`better`) against 3 directional ghosts. Rooms:
+    100x100 with sparse food, and the most free cells allowed, full of food."""
+    import subprocess
+
+    from pacman.layout import MAX_FREE_CELLS
+
+    side = int(MAX_FREE_CELLS ** 0.5) + 1
+    figures: dict[str, Any] = {}
+    root = Path(__file__).resolve().parents[1]
+    for label, text in (("100x100", open_room(100, 100)),
+                        (f"{side}x{side}_full", open_room(side, side, food_every=1))):
+        runs = []
+        for _ in range(repeat):
+            done = subprocess.run([sys.executable, "-c", _BIG_START, str(moves)], input=text,
+                                  capture_output=True, text=True, cwd=root, check=True)
+            runs.append(json.loads(done.stdout))
+        best = min(runs, key=lambda run: run["total_s"])
+        for key, value in best.items():
+            figures[f"{label}_{key}"] = value
+    return figures
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -220,6 +279,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "search_depth4": lambda a: bench_search_deep(a.repeat),
     "ceiling": lambda a: bench_ceiling(),
     "batch": lambda a: bench_batch(),
+    "big": lambda a: bench_big(a.repeat),
 }
 
 

@@ -137,9 +137,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the keyboard agent needs the window, which could not be opened")
     display = with_export(display, args)
     # build the agents once before playing: a bad name or setting is one line, before anything
-    make_agent(pacman_name, "pacman", pacman_settings, index=0)
-    for i in range(num_ghosts):
-        make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
+    built: tuple[Any, list[Any]] | None = (
+        make_agent(pacman_name, "pacman", pacman_settings, index=0),
+        [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
+         for i in range(num_ghosts)])
     if args.catch_exceptions:  # noted once the command is known to be good
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
@@ -162,9 +163,13 @@ def run(args: argparse.Namespace) -> int:
                     except AgentSetupError as error:
                         raise UsageError(str(error)) from None
                 else:
-                    pacman = make_agent(pacman_name, "pacman", pacman_settings, index=0)
-                    ghosts = [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
-                              for i in range(num_ghosts)]
+                    if built is not None:  # the first game plays the agents built above
+                        pacman, ghosts = built
+                        built = None
+                    else:
+                        pacman = make_agent(pacman_name, "pacman", pacman_settings, index=0)
+                        ghosts = [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
+                                  for i in range(num_ghosts)]
                     if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
                         pacman.attach(display)
                     record = run_game(layout, pacman, ghosts, seed=seed, max_moves=max_moves,

@@ -220,3 +220,34 @@ def test_load_by_file_name_without_suffix(tmp_path: Path, monkeypatch: pytest.Mo
     assert layout.name == "tiny" and layout.food == ((2, 1),)
     monkeypatch.chdir(tmp_path)
     assert load_layout("tiny") == layout
+
+
+def test_a_utf8_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "bom.lay"
+    path.write_bytes("\ufeff%%%%%\n%P .%\n%%%%%\n".encode())
+    layout = load_layout(path)
+    assert (layout.width, layout.height, layout.food) == (5, 3, ((3, 1),))
+    assert layout == parse_layout("%%%%%\n%P .%\n%%%%%\n", "bom")
+    assert parse_layout("\ufeff%%%\n%P%\n%%%\n").width == 3  # text given directly too
+
+
+def test_a_byte_order_mark_elsewhere_is_an_unknown_character() -> None:
+    layout = parse_layout("%%%%%\n%P\ufeff.%\n%%%%%\n")
+    assert layout.unknown_characters == ("\ufeff",)
+    assert (2, 1) not in layout.walls
+
+
+def test_unknown_characters_are_floor_and_reported_once_in_order() -> None:
+    layout = parse_layout("%%%%%%%\n%PxE5%%\n%x\t.Ex%\n%%%%%%%\n")
+    assert layout.unknown_characters == ("x", "E", "5", "\t")
+    assert {(2, 2), (3, 2), (4, 2), (1, 1), (2, 1), (4, 1), (5, 1)}.isdisjoint(layout.walls)
+    assert layout.food == ((3, 1),) and layout.ghost_starts == ()
+    assert parse_layout("%%%\n%P%\n%%%\n").unknown_characters == ()
+
+
+def test_unknown_characters_do_not_count_in_equality_and_survive_with_ghosts() -> None:
+    odd = parse_layout("%%%%%\n%PxG%\n%%%%%\n")
+    plain = parse_layout("%%%%%\n%P G%\n%%%%%\n")
+    assert odd == plain and hash(odd) == hash(plain)
+    assert odd.with_ghosts(0).unknown_characters == ("x",)
+    assert "unknown_characters" not in repr(odd)
