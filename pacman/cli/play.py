@@ -24,7 +24,7 @@ from pacman.cli.options import (
 )
 from pacman.display.base import GameRestart, NullDisplay
 from pacman.game import run_game
-from pacman.layout import load_layout
+from pacman.layout import check_playable, load_layout
 from pacman.record import GameRecord, Outcome
 from pacman.watched import AgentSetupError, GameSpec, WatchedGames
 
@@ -126,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
     if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
         raise UsageError("the keyboard agent needs the window: drop -q/-t")
     num_ghosts = _ghost_count(len(layout.ghost_starts), args.num_ghosts)
+    check_playable(layout, num_ghosts)
+    if layout.unknown_characters:
+        print(f"pacman: note: {layout.name}: {' '.join(map(repr, layout.unknown_characters))} "
+              "read as empty floor, as the classic loader does", file=sys.stderr)
     base_seed = 0 if args.fix_seed else args.seed
     if base_seed is None:
         base_seed = secrets.randbelow(2**31)

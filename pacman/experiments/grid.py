@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pacman.experiments.store import AgentSpec, GameConfig, Setting
-from pacman.layout import load_layout, shipped_layouts
+from pacman.layout import check_playable, load_layout, shipped_layouts
 
 EXPERIMENT_KEYS = ("pacman", "ghosts", "layouts", "num_ghosts", "games", "seed", "max_moves",
                    "move_timeout", "game_timeout")
@@ -101,6 +101,7 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
         Path(config.layout).resolve())
     available = len(layout.ghost_starts)
     count = available if config.num_ghosts is None else config.num_ghosts
+    check_playable(layout, min(count, available))
     if count < 0 or count > available:
         raise BatchError(f"layout {layout.name} has {available} ghost start(s): cannot play "
                          f"with {count} ghosts")
