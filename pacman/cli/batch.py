@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pacman.cli.options import (
     UsageError,
     non_negative_int,
     parse_settings,
-    positive_float,
-    positive_int,
     typed,
 )
 
@@ -26,7 +24,12 @@ def add_parser(commands: Any) -> None:
         "batch", help="play a grid of configurations x N seeds in parallel into SQLite",
         description="Play every configuration of a grid (Pacman agents x settings x ghosts x "
                     "numbers of ghosts x layouts) N times in parallel worker processes, storing "
-                    "each game as it ends. Run the same command again to resume.")
+                    "each game as it ends. Run the same command again to resume. Two batches "
+                    "on one results file at the same time share the work: each game is "
+                    "claimed in the file before it is played, so none is played twice, and a "
+                    "batch that is done waits for the games the other still plays (or plays "
+                    "them itself if the other dies). A file that is not a pacman results file "
+                    "is refused and left as it is.")
     batch.add_argument("experiment", nargs="?", default=None, metavar="EXPERIMENT",
                        help="experiment file (.toml, or .json) with the grid; options given "
                             "on the command line replace its values")
@@ -44,24 +47,25 @@ def add_parser(commands: Any) -> None:
     batch.add_argument("--ghost-args", action="append", metavar="SETTINGS",
                        help="settings for every -g without @, as -a")
     batch.add_argument("-k", "--num-ghosts", action="append", type=non_negative_int,
-                       metavar="N", help="number of ghosts; repeat to compare (default: all "
-                                         "the layout has)")
+                       metavar="N", help="number of ghosts; repeat to compare (default, and "
+                                         "at most: all the layout has, as in pacman play)")
     batch.add_argument("-l", "--layout", action="append", metavar="LAYOUT",
                        help="layout name or .lay path; repeat to compare (default: "
                             "mediumClassic)")
-    batch.add_argument("-n", "--games", type=positive_int, default=None,
-                       help="games (seeds) per configuration (default 10)")
-    batch.add_argument("--seed", type=int, default=None,
-                       help="batch seed (default 0): each game's seed is derived from it, "
-                            "the configuration and the game's index")
-    batch.add_argument("--max-moves", type=positive_int, default=None,
+    batch.add_argument("-n", "--games", type=_whole("games"), default=None,
+                       help="games (seeds) per configuration (default 10; a batch plays at "
+                            "most a million)")
+    batch.add_argument("--seed", type=_whole("seed"), default=None,
+                       help="batch seed (default 0, any 64-bit integer): each game's seed is "
+                            "derived from it, the configuration and the game's index")
+    batch.add_argument("--max-moves", type=_whole("max_moves"), default=None,
                        help="cap on Pacman moves (outcome 'capped')")
-    batch.add_argument("--move-timeout", type=positive_float, default=None,
+    batch.add_argument("--move-timeout", type=_seconds, default=None,
                        help="seconds allowed per move (outcome 'timeout')")
-    batch.add_argument("--game-timeout", type=positive_float, default=None,
+    batch.add_argument("--game-timeout", type=_seconds, default=None,
                        help="seconds allowed per game: its worker is stopped and the game "
                             "recorded as 'timeout'")
-    batch.add_argument("-j", "--jobs", type=positive_int, default=None,
+    batch.add_argument("-j", "--jobs", type=_whole("jobs"), default=None,
                        help="worker processes (default: all cores)")
     batch.add_argument("-o", "--out", default=DEFAULT_RESULTS, metavar="FILE.db",
                        help=f"results file (default {DEFAULT_RESULTS})")
@@ -72,6 +76,51 @@ def add_parser(commands: Any) -> None:
                             "dask: a local cluster of --jobs workers)")
     batch.add_argument("--dry-run", action="store_true",
                        help="list the configurations and how many games are stored, play none")
+
+
+def _limits() -> dict[str, tuple[int, int]]:
+    """The range of each whole-number option (imported only when a batch is parsed)."""
+    from pacman.experiments.backends import MAX_JOBS
+    from pacman.experiments.runner import MAX_GAMES
+    from pacman.experiments.store import INTEGER_MAX, INTEGER_MIN
+
+    return {"games": (1, MAX_GAMES), "seed": (INTEGER_MIN, INTEGER_MAX),
+            "max_moves": (1, INTEGER_MAX), "jobs": (1, MAX_JOBS)}
+
+
+def _whole(option: str) -> Callable[[str], int]:
+    """An argparse type: a whole number in the range `_limits` gives for `option`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {_cut(text)}"
+                                             ) from None
+        low, high = _limits()[option]
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, "
+                                             f"got {_cut(text)}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: seconds, > 0 and at most the runner's MAX_SECONDS."""
+    from pacman.experiments.runner import MAX_SECONDS
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {_cut(text)}") from None
+    if not 0 < value <= MAX_SECONDS:  # NaN too
+        raise argparse.ArgumentTypeError(f"expected seconds > 0 and at most "
+                                         f"{MAX_SECONDS:,.0f}, got {_cut(text)}")
+    return value
+
+
+def _cut(text: str) -> str:
+    """A value as typed, cut short enough for a one-line error."""
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 def _settings_grid(text: str | None) -> list[dict[str, Any]]:
@@ -104,6 +153,41 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
     return specs
 
 
+def _check_experiment(experiment: Any, path: str) -> None:
+    """UsageError, naming the file, for a number of an experiment file out of range."""
+    for option, value in (("games", experiment.games), ("seed", experiment.seed),
+                          ("max_moves", experiment.max_moves)):
+        low, high = _limits()[option]
+        if value is not None and not low <= value <= high:
+            raise UsageError(f"{path}: {option} must be a whole number from {low} to {high}, "
+                             f"got {_cut(str(value))}")
+    for option, seconds in (("move_timeout", experiment.move_timeout),
+                            ("game_timeout", experiment.game_timeout)):
+        if seconds is not None:
+            try:
+                _seconds(str(seconds))
+            except argparse.ArgumentTypeError as error:
+                raise UsageError(f"{path}: {option}: {error}") from None
+
+
+def _clamp_ghosts(configs: Sequence[Any]) -> list[Any]:
+    """The configurations with no more ghosts than their layout has, as `pacman play` does."""
+    import dataclasses
+
+    from pacman.layout import load_layout
+
+    available: dict[str, int] = {}
+    clamped = []
+    for config in configs:
+        if config.num_ghosts is not None:
+            if config.layout not in available:
+                available[config.layout] = len(load_layout(config.layout).ghost_starts)
+            count = min(config.num_ghosts, available[config.layout])
+            config = dataclasses.replace(config, num_ghosts=count)
+        clamped.append(config)
+    return clamped
+
+
 def _first(*values: Any) -> Any:
     return next((value for value in values if value is not None), None)
 
@@ -120,13 +204,24 @@ def run(args: argparse.Namespace) -> int:
         Grid,
         format_progress,
         load_experiment,
-        plan,
+        resolve_configs,
         run_batch,
     )
     from pacman.experiments.store import AgentSpec, StoreError
 
     try:
-        experiment = load_experiment(args.experiment) if args.experiment else Experiment()
+        experiment = Experiment()
+        if args.experiment:
+            try:
+                experiment = load_experiment(args.experiment)
+            except RecursionError:  # in the JSON/TOML parser, or in our checks of its values
+                raise UsageError(f"{args.experiment}: nested too deeply to be an experiment "
+                                 "file") from None
+            except BatchError:
+                raise
+            except ValueError as error:  # e.g. an integer of more than 4,300 digits
+                raise UsageError(f"{args.experiment}: {error}") from None
+            _check_experiment(experiment, args.experiment)
         if args.agent_args and not args.pacman:
             raise UsageError("-a/--agent-args applies to -p agents: give -p too")
         if args.ghost_args and not args.ghosts:
@@ -150,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
         games = _first(args.games, experiment.games, 10)
         seed = _first(args.seed, experiment.seed, 0)
         game_timeout = _first(args.game_timeout, experiment.game_timeout)
-        configs = plan(grid)
+        configs = resolve_configs(_clamp_ghosts(grid.configs()))
         if args.dry_run:
             return _dry_run(configs, games, seed, args.out)
         backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
@@ -169,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
                                backend=backend, game_timeout=game_timeout,
                                on_progress=progress)
         except BatchInterrupted as stop:
-            done = stop.result.already + stop.result.stored
+            done = stop.result.already + stop.result.stored + stop.result.others
             if show:
                 print(file=sys.stderr)
                 show = False
@@ -184,9 +279,11 @@ def run(args: argparse.Namespace) -> int:
                 print(file=sys.stderr)
     except (BatchError, StoreError) as error:
         raise UsageError(str(error)) from None
-    print(f"{result.stored} games played, {result.already} already stored: "
-          f"{result.already + result.stored} of {result.planned} in {result.path}"
-          + (f" ({result.elapsed:.1f}s)" if result.stored else ""))
+    others = (f", {result.others} played by another batch at the same time" if result.others
+              else "")
+    print(f"{result.stored} games played, {result.already} already stored{others}: "
+          f"{result.already + result.stored + result.others} of {result.planned} in "
+          f"{result.path}" + (f" ({result.elapsed:.1f}s)" if result.stored else ""))
     if result.outcomes:
         print("outcomes: " + ", ".join(f"{name} {count}" for name, count in
                                        sorted(result.outcomes.items())))
@@ -203,7 +300,7 @@ def _dry_run(configs: Sequence[Any], games: int, seed: int, out: str) -> int:
     from pacman.experiments.store import GameTask, open_results
 
     done: set[tuple[str, int]] = set()
-    if Path(out).is_file():
+    if Path(out).is_file() and Path(out).stat().st_size:  # (an empty file would become one)
         with open_results(out) as store:
             done = store.done(seed)
     total = stored = 0

@@ -134,6 +134,9 @@ def run_plot(args: argparse.Namespace) -> int:
         written = plot_results(games, out, by)
     except (StoreError, TableError, PlotError) as error:
         raise UsageError(str(error)) from None
+    except OSError as error:  # e.g. plots/ beside a results file in a read-only folder
+        raise UsageError(f"cannot write the plots to {out}: {error.strerror or error}; "
+                         "choose another folder with -o") from None
     for path in written:
         print(f"wrote {path}")
     return 0

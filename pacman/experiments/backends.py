@@ -5,9 +5,12 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from pacman.experiments.grid import BatchError
@@ -33,12 +36,51 @@ class Backend(Protocol):
         """End the executor after a normal finish."""
 
 
-def _worker_init() -> None:
-    # Ctrl-C goes to the whole process group: only the parent handles it (stops the batch
-    # and keeps what finished); a worker that got it too would print a traceback and die.
+MAX_JOBS = 256  # worker processes or local Dask workers: more is a typo, not a machine
+_ORPHAN_POLL_SECONDS = 0.2  # how often a worker checks that the batch is still there
+# os._exit as imported, before a game's guard (`pacman.limits.guard_process_exit`) swaps it
+_EXIT_PROCESS = os._exit
+
+
+def _worker_init(parent: int | None = None) -> None:
+    """Set up a worker of the process pool (it starts with SIGINT blocked, see `start`).
+
+    Ctrl-C goes to the whole process group: only the batch handles it (it stops the pool and
+    keeps what finished); a worker that got it too would print a traceback and die. And a
+    worker must not outlive its batch: killed with `kill -9`, the batch cannot stop its pool,
+    so each worker watches its parent and exits when it is gone.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from pacman.interrupts import mark_user_interrupts
+
+    mark_user_interrupts()  # here every KeyboardInterrupt is an agent's own: its crash
+    if hasattr(signal, "pthread_sigmask"):  # POSIX; a pending Ctrl-C is dropped, ignored
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if parent is not None:
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True,
+                         name="pacman-orphan-watch").start()
     import agents.registry  # noqa: F401 - imports every game needs, done before any timing
     import pacman.game  # noqa: F401
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Hold back SIGINT in this thread (and in the processes it starts) for the block."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    # the parent's death re-parents this process (to init or a subreaper): getppid changes
+    while os.getppid() == parent:
+        time.sleep(_ORPHAN_POLL_SECONDS)
+    _EXIT_PROCESS(1)
 
 
 def _warm_up(seconds: float) -> int:
@@ -63,30 +105,39 @@ class ProcessBackend:
 
     def __init__(self, jobs: int | None = None) -> None:
         self.slots = jobs or default_jobs()
-        if self.slots < 1:
-            raise BatchError(f"jobs must be >= 1, got {self.slots}")
+        if not 1 <= self.slots <= MAX_JOBS:
+            raise BatchError(f"jobs must be from 1 to {MAX_JOBS}, got {self.slots}")
 
     def start(self) -> Executor:
-        """A pool with every worker started and its imports done."""
+        """A pool with every worker started and its imports done.
+
+        The workers are started with SIGINT blocked, so a Ctrl-C during their start-up (before
+        `_worker_init` ignores it) cannot print their tracebacks; a Ctrl-C here in the batch
+        ends the half-started pool before it goes on.
+        """
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=self.slots,
                                    mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_init)
+                                   initializer=_worker_init, initargs=(os.getpid(),))
         # The pool starts its processes on demand, and a game's time limit is counted from
         # when it is handed to an idle worker: wait until every worker has answered a call.
         seen: set[int] = set()
         try:
             for _ in range(20):
-                seen.update(f.result() for f in [pool.submit(_warm_up, 0.05)
-                                                 for _ in range(self.slots)])
+                with _sigint_blocked():  # the processes are spawned inside `submit`
+                    calls = [pool.submit(_warm_up, 0.05) for _ in range(self.slots)]
+                seen.update(call.result() for call in calls)
                 if len(seen) >= self.slots:
                     break
         except BrokenProcessPool as error:
-            pool.shutdown(wait=False, cancel_futures=True)
+            self.stop(pool)
             raise BatchError(f"the worker processes could not start ({error}); a script that "
                              "runs a batch needs `if __name__ == '__main__':`") from None
+        except BaseException:
+            self.stop(pool)
+            raise
         return pool
 
     def stop(self, executor: Executor) -> None:
@@ -130,6 +181,8 @@ class DaskBackend:
             raise BatchError("the dask backend needs dask.distributed: pip install "
                              "'pacman-adversarial[dask]'") from None
         self._cluster: Any = None
+        if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+            raise BatchError(f"jobs must be from 1 to {MAX_JOBS}, got {jobs}")
         try:
             if scheduler is None:
                 self._cluster = distributed.LocalCluster(

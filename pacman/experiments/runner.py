@@ -16,26 +16,54 @@ Faults are outcomes, not stopped batches:
 - a worker that dies (`BrokenProcessPool`, Dask's `KilledWorker`) takes down the games it was
   running; each of them is played again once, alone, so the culprit is known: a game that
   fails twice is recorded as `crash` with the error. Finished games are never lost.
+
+Two batches on one results file at the same time share the work rather than refuse: a game is
+claimed in the store (`ResultStore.claim`) before it is handed to a worker, a game another
+running batch has claimed is left to it, and a batch whose own games are done waits for the
+games the others still play (and plays them itself if their batch dies). Each game is played
+once, and `BatchResult.others` counts the games of this batch that another one stored. Users
+start a second batch on purpose (another terminal, another grid into the default file), so
+sharing is what they expect; refusing would make the default file usable by one batch at once.
+
+What ends a batch early is one exception: Ctrl-C (or SIGTERM in the CLI) raises
+`BatchInterrupted` after storing what finished; a results file that fails (a full disk, a
+damaged file) raises `StoreError` after stopping the workers. Either way every game stored
+before stays, the workers are gone, and running the same batch again resumes it.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pacman.experiments.backends import Backend, ProcessBackend, default_jobs
 from pacman.experiments.grid import BatchError, ResolvedConfig, resolve_configs
-from pacman.experiments.store import GameConfig, GameTask, ResultStore
-from pacman.layout import load_layout
+from pacman.experiments.store import (
+    CLAIM_SECONDS,
+    INTEGER_MAX,
+    INTEGER_MIN,
+    GameConfig,
+    GameTask,
+    ResultStore,
+    StoreError,
+    derive_seed,
+    new_claim_owner,
+)
+from pacman.layout import Layout, load_layout
 from pacman.record import GameRecord, Outcome
 
 DEFAULT_STORE = Path("results") / "pacman.db"
 _POLL_SECONDS = 0.5  # longest wait between checks for overdue games, progress and Ctrl-C
+MAX_GAMES = 1_000_000  # games in one batch: more would not fit in memory (nor in a day)
+MAX_SECONDS = 1_000_000.0  # the longest time limit, about 11.6 days
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -52,7 +80,10 @@ class BatchInterrupted(KeyboardInterrupt):
 def play_game(task: GameTask) -> GameRecord:
     """Play one game of a batch (in a worker): build the agents, then `run_game`.
 
-    An agent that fails while being built ends the game as `crash` (moves 0, score 0).
+    With a move time limit the game is played by a child process of this worker that is
+    stopped when a move runs over (`pacman.watched`), so an agent that ignores the limit
+    cannot hold the worker. An agent that fails while being built ends the game as `crash`
+    (moves 0, score 0).
     """
     from agents.registry import make_agent
     from pacman.game import run_game
@@ -60,17 +91,45 @@ def play_game(task: GameTask) -> GameRecord:
     config = task.config
     layout = load_layout(config.layout)
     count = len(layout.ghost_starts) if config.num_ghosts is None else config.num_ghosts
+    count = min(count, len(layout.ghost_starts))
+    if config.move_timeout is not None:
+        return _play_watched(task, layout, count)
     try:
         pacman = make_agent(config.pacman.name, "pacman", config.pacman.settings_dict(), 0)
         ghosts = [make_agent(config.ghost.name, "ghost", config.ghost.settings_dict(), i + 1)
                   for i in range(count)]
     except Exception as error:
-        return GameRecord(layout=layout.name, seed=task.seed,
-                          agents=(config.pacman.name, *[config.ghost.name] * count),
-                          outcome=Outcome.CRASH, score=0, pacman_moves=0, actions=(),
-                          fault=f"could not build the agents: {type(error).__name__}: {error}")
+        return _not_built(task, layout.name, count, f"{type(error).__name__}: {error}")
     return run_game(layout, pacman, ghosts, seed=task.seed, max_moves=config.max_moves,
                     move_time_limit=config.move_timeout)
+
+
+#: this worker's child for games with a move time limit, started with its first such game
+_WATCHED: list[Any] = []
+
+
+def _play_watched(task: GameTask, layout: Layout, count: int) -> GameRecord:
+    from pacman.watched import AgentSetupError, GameSpec, WatchedGames
+
+    if not _WATCHED:
+        _WATCHED.append(WatchedGames())
+    config = task.config
+    spec = GameSpec(layout, config.pacman.name, config.pacman.settings_dict(), config.ghost.name,
+                    config.ghost.settings_dict(), count, task.seed, config.max_moves,
+                    config.move_timeout)
+    try:
+        record: GameRecord = _WATCHED[0].play(spec)
+    except AgentSetupError as error:
+        return _not_built(task, layout.name, count, str(error))
+    return record
+
+
+def _not_built(task: GameTask, layout_name: str, count: int, reason: str) -> GameRecord:
+    config = task.config
+    return GameRecord(layout=layout_name, seed=task.seed,
+                      agents=(config.pacman.name, *[config.ghost.name] * count),
+                      outcome=Outcome.CRASH, score=0, pacman_moves=0, actions=(),
+                      fault=f"could not build the agents: {reason}")
 
 
 # --- running a batch ----------------------------------------------------------------------
@@ -125,11 +184,12 @@ class BatchResult:
     killed: int = 0  # games stopped by the game time limit
     elapsed: float = 0.0
     interrupted: bool = False
+    others: int = 0  # games of this batch that another batch on the same file stored meanwhile
 
     @property
     def missing(self) -> int:
         """Games of the batch still not in the store."""
-        return self.planned - self.already - self.stored
+        return self.planned - self.already - self.stored - self.others
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -145,31 +205,56 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
     Game `i` of a configuration uses `derive_seed(seed, config.key(), i)`, so the records do
     not depend on the number of workers or the order games finish in. Games are handed out
     round-robin (game 0 of every configuration first), so a partial run is balanced.
-    Raises BatchInterrupted (a KeyboardInterrupt) on Ctrl-C, after storing what finished.
+    Raises BatchError for numbers out of range, BatchInterrupted (a KeyboardInterrupt) on
+    Ctrl-C after storing what finished, and StoreError when the results file fails.
     """
-    if games < 1:
-        raise BatchError(f"games must be >= 1, got {games}")
-    if game_timeout is not None and game_timeout <= 0:
-        raise BatchError(f"game_timeout must be > 0 seconds, got {game_timeout}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise BatchError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not (
+            INTEGER_MIN <= seed <= INTEGER_MAX):
+        raise BatchError(f"the batch seed must be a whole number from {INTEGER_MIN} to "
+                         f"{INTEGER_MAX}, got {seed!r}")
+    if game_timeout is not None and not 0 < game_timeout <= MAX_SECONDS:
+        raise BatchError(f"game_timeout must be > 0 and at most {MAX_SECONDS:,.0f} seconds, "
+                         f"got {game_timeout}")
     resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs])
+    for entry in resolved:
+        _check_numbers(entry.config)
+    if len(resolved) * games > MAX_GAMES:
+        raise BatchError(f"{len(resolved)} configurations x {games} games = "
+                         f"{len(resolved) * games:,} games, more than one batch plays "
+                         f"({MAX_GAMES:,}): split it")
     owned = not isinstance(store, ResultStore)
     results = ResultStore(store) if not isinstance(store, ResultStore) else store
     try:
         done = results.done(seed)
-        tasks = [GameTask.of(r.config, seed, index) for index in range(games) for r in resolved]
-        todo = [task for task in tasks if (task.config.key(), task.index) not in done]
-        already = len(tasks) - len(todo)
+        keys = [(r.config, r.config.key()) for r in resolved]  # (one key per configuration)
+        planned = len(keys) * games
+        todo = [GameTask(config, seed, index, derive_seed(seed, key, index))
+                for index in range(games) for config, key in keys
+                if (key, index) not in done]
+        already = planned - len(todo)
         if not todo:
-            return BatchResult(results.path, len(tasks), already, 0)
+            return BatchResult(results.path, planned, already, 0)
         if backend is None:
             backend = ProcessBackend(min(jobs or default_jobs(), len(todo)))
         names = {r.config.key(): r for r in resolved}
-        runner = _Runner(backend, results, todo, names, game_timeout, on_progress, len(tasks),
+        runner = _Runner(backend, results, todo, names, game_timeout, on_progress, planned,
                          already)
         return runner.run()
     finally:
         if owned:
             results.close()
+
+
+def _check_numbers(config: GameConfig) -> None:
+    """BatchError for a number the store cannot hold or a worker cannot use."""
+    if config.max_moves is not None and config.max_moves > INTEGER_MAX:
+        raise BatchError(f"max_moves must be at most {INTEGER_MAX}, got {config.max_moves}")
+    timeout = config.move_timeout
+    if timeout is not None and not (math.isfinite(timeout) and timeout <= MAX_SECONDS):
+        raise BatchError(f"move_timeout must be at most {MAX_SECONDS:,.0f} seconds, got "
+                         f"{timeout}")
 
 
 @dataclass
@@ -195,64 +280,104 @@ class _Runner:
         self.inflight: dict[Future[GameRecord], _Flight] = {}
         self.outcomes: dict[str, int] = {}
         self.stored = self.retried = self.killed = 0
+        self.others = 0  # games of this batch another batch stored meanwhile
         self.started = self.clock = time.perf_counter()
         self.executor: Executor | None = None
         # with a game time limit, keep exactly one game per worker so a game starts when it
         # is submitted; without one, one extra queued game per worker keeps workers busy
         self.window = backend.slots if game_timeout is not None else 2 * backend.slots
+        # claims: a game is claimed in the store before it is handed out (see the module doc)
+        self.owner = new_claim_owner()
+        self.waiting: deque[GameTask] = deque()  # claimed by another running batch
+        self.renewed = self.rechecked = time.monotonic()
 
     def run(self) -> BatchResult:
         finished: list[tuple[GameTask, GameRecord, bool]] = []
-        last_report = 0.0
         try:
-            self._report()
-            self.executor = self.backend.start()
-            self.clock = time.perf_counter()  # rates count from the first game, not start-up
-            while self.pending or self.solo or self.inflight:
-                self._fill()
-                done, _ = wait(list(self.inflight), timeout=self._wait_time(),
-                               return_when=FIRST_COMPLETED)
-                broken = False
-                for future in done:
-                    broken |= self._collect(future, finished)
-                if broken:
-                    self._restart_after_break(finished)
-                self._stop_overdue(finished)
-                self._fill()  # hand out new work before the (slower) writes
+            try:
+                self._loop(finished)
+            finally:
+                if self.executor is not None:  # stopped early: end the workers first
+                    self.backend.stop(self.executor)
+                    self.executor = None
+        except KeyboardInterrupt:
+            try:
                 for task, record, complete in finished:
                     self._store(task, record, complete)
-                now = time.perf_counter()
-                if finished or now - last_report >= 1.0:
-                    self._report()
-                    last_report = now
-                finished.clear()
-            self.backend.close(self.executor)
-            self.executor = None
-        except KeyboardInterrupt:
+                for future, flight in list(self.inflight.items()):
+                    if future.done() and not future.cancelled() and future.exception() is None:
+                        self._store(flight.task, future.result(), True)
+            finally:
+                self._release()
+            # Ctrl-C may land between a row's commit and `stored += 1`: count the file itself
+            present = len(self.todo_keys & self.store.done(self.base_seed))
+            self.stored = min(self.stored, present)
+            self.others = present - self.stored
+            raise BatchInterrupted(self._result(interrupted=True)) from None
+        except StoreError as error:
+            self._release()
+            try:
+                present = len(self.todo_keys & self.store.done(self.base_seed))
+                count = f" with {self.already + present} of {self.planned} games stored"
+            except StoreError:
+                count = ""
+            raise StoreError(f"{error.message}; the batch stopped{count}", error.hint) from None
+        except BaseException:
+            self._release()
+            raise
+        self._release()
+        return self._result(interrupted=False)
+
+    def _loop(self, finished: list[tuple[GameTask, GameRecord, bool]]) -> None:
+        last_report = 0.0
+        self._report()
+        self.executor = self.backend.start()
+        self.clock = time.perf_counter()  # rates count from the first game, not start-up
+        while self.pending or self.solo or self.inflight or self.waiting:
+            self._fill()
+            if self.inflight:
+                done, _ = wait(list(self.inflight), timeout=self._wait_time(),
+                               return_when=FIRST_COMPLETED)
+            else:  # all that is left is being played by another batch: look again soon
+                done = set()
+                time.sleep(_POLL_SECONDS)
+            broken = False
+            for future in done:
+                broken |= self._collect(future, finished)
+            if broken:
+                self._restart_after_break(finished)
+            self._stop_overdue(finished)
+            self._fill()  # hand out new work before the (slower) writes
             for task, record, complete in finished:
                 self._store(task, record, complete)
-            for future, flight in list(self.inflight.items()):
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    self._store(flight.task, future.result(), True)
-            if self.executor is not None:
-                self.backend.stop(self.executor)
-            # Ctrl-C may land between a row's commit and `stored += 1`: count the file itself
-            self.stored = len(self.todo_keys & self.store.done(self.base_seed))
-            raise BatchInterrupted(self._result(interrupted=True)) from None
-        except BaseException:
-            if self.executor is not None:
-                self.backend.stop(self.executor)
-            raise
-        return self._result(interrupted=False)
+            self._renew()
+            now = time.perf_counter()
+            if finished or now - last_report >= 1.0:
+                self._report()
+                last_report = now
+            finished.clear()
+        assert self.executor is not None
+        self.backend.close(self.executor)
+        self.executor = None
+
+    def _renew(self) -> None:
+        now = time.monotonic()
+        if now - self.renewed >= CLAIM_SECONDS / 6:
+            self.store.renew(self.owner)
+            self.renewed = now
+
+    def _release(self) -> None:
+        with suppress(StoreError):  # best effort: claims of a finished batch lapse anyway
+            self.store.release(self.owner)
 
     def _result(self, interrupted: bool) -> BatchResult:
         return BatchResult(self.store.path, self.planned, self.already, self.stored,
                            dict(self.outcomes), self.retried, self.killed,
-                           time.perf_counter() - self.started, interrupted)
+                           time.perf_counter() - self.started, interrupted, self.others)
 
     def _report(self) -> None:
         if self.on_progress is not None:
-            self.on_progress(Progress(self.stored, self.total, self.already,
+            self.on_progress(Progress(self.stored + self.others, self.total, self.already,
                                       time.perf_counter() - self.clock))
 
     def _fill(self) -> None:
@@ -261,8 +386,23 @@ class _Runner:
             if not self.inflight:
                 self._submit(self.solo.popleft())
             return
+        now = time.monotonic()
+        if self.waiting and not self.pending and now - self.rechecked >= _POLL_SECONDS:
+            self.pending.extend(self.waiting)  # is another batch's game stored, or free?
+            self.waiting.clear()
+            self.rechecked = now
         while self.pending and len(self.inflight) < self.window:
-            self._submit(self.pending.popleft())
+            wanted = min(self.window - len(self.inflight), len(self.pending))
+            asked = [self.pending.popleft() for _ in range(wanted)]
+            try:
+                claims = self.store.claim(asked, self.owner)
+            except BaseException:
+                self.pending.extendleft(reversed(asked))
+                raise
+            for task in claims.claimed:
+                self._submit(task)
+            self.others += len(claims.stored)
+            self.waiting.extend(claims.busy)
 
     def _submit(self, task: GameTask) -> None:
         assert self.executor is not None
@@ -355,3 +495,5 @@ class _Runner:
         if self.store.add(task, record, complete=complete):
             self.stored += 1
             self.outcomes[record.outcome.value] = self.outcomes.get(record.outcome.value, 0) + 1
+        else:  # another batch took the game over (this one looked dead) and stored it first
+            self.others += 1

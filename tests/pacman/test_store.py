@@ -103,5 +103,5 @@ def test_opening_a_missing_or_foreign_file_is_a_store_error(tmp_path: Path) -> N
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE things (x)")
-    with pytest.raises(StoreError, match="no games table"):
+    with pytest.raises(StoreError, match="an SQLite database of another program"):
         open_results(other)
