@@ -7,8 +7,19 @@ package. The launcher takes such entries off `sys.path` before it imports our pa
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from pathlib import Path
+
+
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    os.write(2, b"pacman: interrupted\n")
+    os._exit(130)
+
+
+# a Ctrl-C while the command still loads is one line (the command installs its own handler)
+signal.signal(signal.SIGINT, _interrupted_while_loading)
 
 
 def _shadows(entry: str, ours: Path) -> bool:

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
-from pacman.limits import MoveTimeLimit, guard_process_exit, time_limit
+from pacman.limits import MoveTimeLimit, MoveTimer, guard_process_exit
 from pacman.record import GameRecord, Outcome
 from pacman.rules import Direction
 from pacman.state import GameState
@@ -80,7 +80,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
     clock = time.perf_counter
     limited = move_time_limit is not None or game_time_limit is not None
     deadline = float("inf") if game_time_limit is None else clock() + game_time_limit
-    with guard_process_exit():
+    with guard_process_exit(), MoveTimer() as timer:
         try:
             for index, agent in enumerate(agents):
                 names.append(_guard(index, describe, agent))
@@ -95,7 +95,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                 if callable(register):
                     started = clock()
                     if limited:
-                        _limited(index, register, state, move_time_limit, deadline)
+                        _limited(index, register, state, move_time_limit, deadline, timer)
                     else:
                         _guard(index, register, state)
                     think[index] += clock() - started
@@ -111,7 +111,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                     started = clock()
                     if limited:
                         action = _limited(index, agent.get_action, state, move_time_limit,
-                                          deadline)
+                                          deadline, timer)
                     else:
                         action = _guard(index, agent.get_action, state)
                     seconds = clock() - started
@@ -199,13 +199,16 @@ def _guard(index: int, call: Any, argument: Any) -> Any:
 
 
 def _limited(index: int, call: Any, state: GameState, move_limit: float | None,
-             deadline: float) -> Any:
+             deadline: float, timer: MoveTimer) -> Any:
     """`_guard` with the move interrupted when the move's or the game's time is up."""
     left = deadline - time.perf_counter()
     budget = left if move_limit is None else min(move_limit, left)
     try:
-        with time_limit(max(budget, 1e-3)):
+        timer.arm(budget)
+        try:
             return _guard(index, call, state)
+        finally:
+            timer.disarm()
     except MoveTimeLimit:
         over_game = budget == left
         reason = ("the game went over its time limit" if over_game else

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-__all__ = ["AgentExit", "MoveTimeLimit", "guard_process_exit", "time_limit"]
+__all__ = ["AgentExit", "MoveTimeLimit", "MoveTimer", "guard_process_exit", "time_limit"]
 
 
 class MoveTimeLimit(BaseException):
@@ -51,6 +51,41 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+class MoveTimer:
+    """Interrupts moves with `MoveTimeLimit`: the signal handler is installed once (for a whole
+    game) and each move only arms and disarms the timer. Does nothing outside the main thread
+    or without timer signals."""
+
+    def __init__(self) -> None:
+        self.usable = (hasattr(signal, "setitimer")
+                       and threading.current_thread() is threading.main_thread())
+        self._previous: Any = None
+
+    def __enter__(self) -> MoveTimer:
+        if self.usable:
+            self._previous = signal.signal(signal.SIGALRM, _expire)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.usable:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
+
+    def arm(self, seconds: float) -> None:
+        """Interrupt the code that runs next after `seconds`."""
+        if self.usable:
+            signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+
+    def disarm(self) -> None:
+        """No interrupt (the move ended in time)."""
+        if self.usable:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _expire(signum: int, frame: Any) -> None:
+    raise MoveTimeLimit
 
 
 def _refuse_exit(status: int = 0) -> NoReturn:

@@ -228,3 +228,23 @@ def test_the_users_ctrl_c_is_one_line(folder: Path, limit: list[str]) -> None:
     _, err = game.communicate(timeout=30)
     assert game.returncode == 130
     assert err.strip() == "pacman: interrupted"
+
+
+def test_a_batch_move_limit_stops_any_agent_and_keeps_the_batch_going(folder: Path) -> None:
+    db = folder / "r.db"
+    done = subprocess.run([sys.executable, "-m", "pacman", "batch", "-p", "faulty:Swallow",
+                           "-p", "faulty:Killer", "-p", "greedy", "-l", "testClassic", "-n", "2",
+                           "-j", "2", "--move-timeout", "0.5", "-o", str(db)],
+                          capture_output=True, text=True, cwd=folder, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "6 games played" in done.stdout
+    from pacman.experiments.store import open_results
+
+    with open_results(db) as store:
+        games = [(g.config.pacman.name.rsplit(":", 1)[-1], g.outcome, g.fault or "")
+                 for g in store.games()]
+    assert sorted((name, outcome.value) for name, outcome, _ in games) == [
+        ("GreedyAgent", "win"), ("GreedyAgent", "win"), ("Killer", "crash"),
+        ("Killer", "crash"), ("Swallow", "timeout"), ("Swallow", "timeout")]
+    assert all("its process was stopped" in fault for name, _, fault in games
+               if name == "Swallow")
