@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pacman.cli.options import (
+    DEFAULT_MAX_MOVES,
     UsageError,
     non_negative_int,
     parse_settings,
@@ -59,7 +60,8 @@ def add_parser(commands: Any) -> None:
                        help="batch seed (default 0, any 64-bit integer): each game's seed is "
                             "derived from it, the configuration and the game's index")
     batch.add_argument("--max-moves", type=_whole("max_moves"), default=None,
-                       help="cap on Pacman moves (outcome 'capped')")
+                       help="cap on Pacman moves, outcome 'capped' (default "
+                            f"{DEFAULT_MAX_MOVES}; 0 lifts the cap)")
     batch.add_argument("--move-timeout", type=_seconds, default=None,
                        help="seconds allowed per move (outcome 'timeout')")
     batch.add_argument("--game-timeout", type=_seconds, default=None,
@@ -85,7 +87,7 @@ def _limits() -> dict[str, tuple[int, int]]:
     from pacman.experiments.store import INTEGER_MAX, INTEGER_MIN
 
     return {"games": (1, MAX_GAMES), "seed": (INTEGER_MIN, INTEGER_MAX),
-            "max_moves": (1, INTEGER_MAX), "jobs": (1, MAX_JOBS)}
+            "max_moves": (0, INTEGER_MAX), "jobs": (1, MAX_JOBS)}
 
 
 def _whole(option: str) -> Callable[[str], int]:
@@ -240,7 +242,8 @@ def run(args: argparse.Namespace) -> int:
         grid = Grid(pacman=pacman, ghosts=ghosts,
                     layouts=args.layout or experiment.layouts or ("mediumClassic",),
                     num_ghosts=args.num_ghosts or experiment.num_ghosts or (None,),
-                    max_moves=_first(args.max_moves, experiment.max_moves),
+                    max_moves=_first(args.max_moves, experiment.max_moves,
+                                     DEFAULT_MAX_MOVES) or None,
                     move_timeout=_first(args.move_timeout, experiment.move_timeout))
         games = _first(args.games, experiment.games, 10)
         seed = _first(args.seed, experiment.seed, 0)

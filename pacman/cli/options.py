@@ -10,6 +10,10 @@ from typing import Any
 from pacman import settings
 from pacman.display.base import Display, NullDisplay
 
+#: Pacman moves after which a game of `play` or `batch` is `capped` unless the user lifts the
+#: cap (0): games that cannot end (a Pacman that only stops, ghosts that never catch it) end.
+DEFAULT_MAX_MOVES = 3000
+
 
 class UsageError(ValueError):
     """A user mistake on the command line: one line on stderr, exit code 2."""

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pacman.cli.options import (
+    DEFAULT_MAX_MOVES,
     UsageError,
     add_output_options,
     check_output_paths,
@@ -27,10 +28,6 @@ from pacman.game import run_game
 from pacman.layout import check_playable, load_layout
 from pacman.record import GameRecord, Outcome
 from pacman.watched import AgentSetupError, GameSpec, WatchedGames
-
-#: Pacman moves after which a game is `capped` unless the user lifts the cap (0): games that
-#: cannot end (a Pacman that only stops, ghosts that never catch it) end here.
-DEFAULT_MAX_MOVES = 3000
 
 
 def add_parser(commands: Any) -> None:

@@ -247,7 +247,7 @@ def test_a_game_whose_worker_is_killed_twice_is_a_recorded_crash(
     (["--seed", "1" * 5000], "argument --seed: expected a whole number, got"),
     (["-n", "0"], "argument -n/--games: expected a whole number from 1 to 1000000"),
     (["-n", str(10**7)], "argument -n/--games: expected a whole number from 1 to 1000000"),
-    (["--max-moves", str(2**63)], "argument --max-moves: expected a whole number from 1 to"),
+    (["--max-moves", str(2**63)], "argument --max-moves: expected a whole number from 0 to"),
     (["-j", str(10**6)], "argument -j/--jobs: expected a whole number from 1 to 256"),
     (["-j", "0"], "argument -j/--jobs: expected a whole number from 1 to 256"),
     (["--game-timeout", "inf"], "argument --game-timeout: expected seconds > 0"),
@@ -271,7 +271,7 @@ def test_numbers_out_of_range_are_one_line(args: list[str], message: str, tmp_pa
 @pytest.mark.parametrize("key, value, message", [
     ("seed", 10**29, "seed must be a whole number from"),
     ("games", 10**12, "games must be a whole number from 1 to 1000000"),
-    ("max_moves", 2**64, "max_moves must be a whole number from 1 to"),
+    ("max_moves", 2**64, "max_moves must be a whole number from 0 to"),
     ("game_timeout", 1e300, "game_timeout: expected seconds > 0"),
     ("move_timeout", 1e300, "move_timeout: expected seconds > 0"),
 ])
