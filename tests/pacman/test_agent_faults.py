@@ -248,3 +248,12 @@ def test_a_batch_move_limit_stops_any_agent_and_keeps_the_batch_going(folder: Pa
         ("Killer", "crash"), ("Swallow", "timeout"), ("Swallow", "timeout")]
     assert all("its process was stopped" in fault for name, _, fault in games
                if name == "Swallow")
+
+
+def test_a_game_that_cannot_end_stops_at_the_default_cap(folder: Path) -> None:
+    done = play("-p", "faulty:Stopper", "-g", "RandomGhost", "-k", "0", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert "capped, score -3000, 3000 moves" in done.stdout
+    lifted = play("-p", "faulty:Stopper", "-k", "0", "--max-moves", "0", "--game-timeout",
+                  "0.5", cwd=folder)
+    assert "timeout" in lifted.stdout and "3000 moves" not in lifted.stdout
