@@ -113,38 +113,38 @@ def run(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
     pacman_name = resolve_name(args.pacman, "pacman", args.agents)
     ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
-    for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
-        shadow = shadowing_file(name, given)
-        if shadow:
-            print(f"pacman: note: using the built-in {given}; {shadow} here defines one too "
-                  f"(add --agents {shadow} to play that one)", file=sys.stderr)
     pacman_settings = parse_settings(args.agent_args)
     ghost_settings = parse_settings(args.ghost_args)
     if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
         raise UsageError("the keyboard agent needs the window: drop -q/-t")
     num_ghosts = _ghost_count(len(layout.ghost_starts), args.num_ghosts)
     check_playable(layout, num_ghosts)
-    if layout.unknown_characters:
-        print(f"pacman: note: {layout.name}: {' '.join(map(repr, layout.unknown_characters))} "
-              "read as empty floor, as the classic loader does", file=sys.stderr)
     base_seed = 0 if args.fix_seed else args.seed
     if base_seed is None:
         base_seed = secrets.randbelow(2**31)
     if args.record and args.num_games > 1:
         raise UsageError("--record saves one game; use --record-dir DIR with -n")
-    display = make_display(args)
-    keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
-    if keyboard and not getattr(display, "takes_keyboard", False):
-        raise UsageError("the keyboard agent needs the window, which could not be opened")
-    display = with_export(display, args)
     # build the agents once before playing: a bad name or setting is one line, before anything
     built: tuple[Any, list[Any]] | None = (
         make_agent(pacman_name, "pacman", pacman_settings, index=0),
         [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
          for i in range(num_ghosts)])
-    if args.catch_exceptions:  # noted once the command is known to be good
+    for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
+        shadow = shadowing_file(name, given)
+        if shadow:
+            print(f"pacman: note: using the built-in {given}; {shadow} here defines one too "
+                  f"(add --agents {shadow} to play that one)", file=sys.stderr)
+    if layout.unknown_characters:  # notes once the command is known to be good
+        print(f"pacman: note: {layout.name}: {' '.join(map(repr, layout.unknown_characters))} "
+              "read as empty floor, as the classic loader does", file=sys.stderr)
+    if args.catch_exceptions:
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
+    display = make_display(args)
+    keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
+    if keyboard and not getattr(display, "takes_keyboard", False):
+        raise UsageError("the keyboard agent needs the window, which could not be opened")
+    display = with_export(display, args)
     records: list[GameRecord] = []
     max_moves = args.max_moves or None
     # With a time limit the agents play in a child process that can be stopped (the keyboard
