@@ -54,6 +54,18 @@ def xdotool(display: str, *args: str) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "DISPLAY": display})
 
 
+def wait_for_window(display: str, game: subprocess.Popen[str]) -> str:
+    """The id of the game's window once it is shown (the test fails after 30 s without)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and game.poll() is None:
+        found = xdotool(display, "search", "--onlyvisible", "--class", "pacman")
+        if found.stdout.strip():
+            return found.stdout.split()[0]
+        time.sleep(0.2)
+    raise AssertionError(f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
+                         if game.stderr else "no window appeared")
+
+
 def read_xwd(data: bytes) -> npt.NDArray[np.uint8]:
     """An `xwd` dump (ZPixmap, true colour) as an `H x W x 3` array."""
     fields = struct.unpack(">25I", data[:100])
@@ -81,15 +93,7 @@ def test_window_shows_the_maze_and_quits_on_q(x_display: str, tmp_path: Path) ->
          "--seed", "1", "--screenshot", str(shot)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        window = ""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and game.poll() is None:
-            found = xdotool(x_display, "search", "--onlyvisible", "--class", "pacman")
-            if found.stdout.strip():
-                window = found.stdout.split()[0]
-                break
-            time.sleep(0.2)
-        assert window, f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
+        window = wait_for_window(x_display, game)
         time.sleep(1.0)  # the keyboard agent waits for a key: the first frame stays up
         if shutil.which("xwd") or IN_CI:
             dump = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, timeout=20,
@@ -129,15 +133,7 @@ def test_a_students_multiagents_py_plays_in_the_window(x_display: str, tmp_path:
          "depth=2,evalFn=better", "-l", "smallClassic", "--seed", "3", "--frame-time", "0.05"],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        window = ""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and game.poll() is None:
-            found = xdotool(x_display, "search", "--onlyvisible", "--class", "pacman")
-            if found.stdout.strip():
-                window = found.stdout.split()[0]
-                break
-            time.sleep(0.2)
-        assert window, f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
+        window = wait_for_window(x_display, game)
         time.sleep(0.5)
         name = xdotool(x_display, "getwindowname", window).stdout
         assert "pacman" in name.lower()
