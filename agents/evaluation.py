@@ -211,16 +211,16 @@ def _is_number(text: str) -> bool:
 
 
 def _evaluation_module(head: str) -> Any:
-    """The module of `module:function`: a `.py` path, a `module.py` in the current folder, or
-    an installed module."""
-    from pathlib import Path
+    """The module of `module:function`, found as agents' modules are (`registry.code_file`): a
+    `.py` path, a `module.py` in the current folder, or an installed module."""
+    from agents.registry import code_file
 
-    if head.endswith(".py") or "/" in head or "\\" in head or (
-            head.isidentifier() and Path(f"{head}.py").is_file()):
+    path = code_file(head)
+    if path is not None:
         from pacman.cs188.loader import StudentCodeError, load_student_file
 
         try:
-            return load_student_file(head if head.endswith(".py") else f"{head}.py").module
+            return load_student_file(path).module
         except StudentCodeError as error:
             raise ValueError(str(error)) from None
     try:

@@ -72,8 +72,16 @@ def _registered(name: str, role: str) -> AgentEntry | None:
     return None
 
 
-def _is_file_target(target: str) -> bool:
-    return target.endswith(".py") or "/" in target or "\\" in target
+def code_file(target: str) -> Path | None:
+    """The `.py` file the `target` of `target:Name` means, or None for an installed module: a
+    path (`dir/mod.py`, or `dir/mod` for `dir/mod.py`), or `module.py` in the current folder."""
+    if target.endswith(".py"):
+        return Path(target)
+    if "/" in target or "\\" in target:
+        return Path(target) if Path(target).is_file() else Path(f"{target}.py")
+    if target.isidentifier() and Path(f"{target}.py").is_file():
+        return Path(f"{target}.py")
+    return None
 
 
 def _load_file(path: str | Path) -> Any:
@@ -113,10 +121,9 @@ def find_agent(name: str, role: str) -> AgentEntry | type:
         if not target or not class_name.isidentifier():
             raise RegistryError(f"bad agent name {name!r}: write module:Class or "
                                 "path/to/file.py:Class")
-        if _is_file_target(target):
-            return _class_from_file(target, class_name)
-        if target.isidentifier() and Path(f"{target}.py").is_file():
-            return _class_from_file(f"{target}.py", class_name)
+        path = code_file(target)
+        if path is not None:
+            return _class_from_file(path, class_name)
         try:
             module = importlib.import_module(target)
         except ImportError as error:
@@ -167,10 +174,9 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
                 student.module.__name__, *(m.__name__ for m in student.siblings.values())):
             return f"{student.path}:{name}"
     target, sep, class_name = name.rpartition(":")
-    if sep and target and _is_file_target(target):
-        return f"{Path(target).expanduser().resolve()}:{class_name}"
-    if sep and target.isidentifier() and Path(f"{target}.py").is_file():
-        return f"{Path(f'{target}.py').resolve()}:{class_name}"
+    path = code_file(target) if sep and target else None
+    if path is not None:
+        return f"{path.expanduser().resolve()}:{class_name}"
     if not sep and _registered(name, role) is None:
         found = classic_agent_file(name)
         if found is not None:

@@ -1,6 +1,6 @@
 """Time limits that interrupt agent code, and a guard against agent code ending the process.
 
-`time_limit(seconds)` raises `MoveTimeLimit` inside whatever runs when the time is up (a timer
+`MoveTimer` raises `MoveTimeLimit` inside whatever runs when a move's time is up (a timer
 signal, so only in the main thread of a POSIX process; elsewhere the caller measures after the
 fact). It is the soft half of a limit: code that catches `BaseException`, or loops in C, is
 stopped by the hard half, a child process the parent kills (`pacman.isolation`,
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-__all__ = ["AgentExit", "MoveTimeLimit", "MoveTimer", "guard_process_exit", "time_limit"]
+__all__ = ["AgentExit", "MoveTimeLimit", "MoveTimer", "guard_process_exit"]
 
 
 class MoveTimeLimit(BaseException):
@@ -30,27 +30,6 @@ class MoveTimeLimit(BaseException):
 
 class AgentExit(SystemExit):
     """`os._exit` called by agent code while it was guarded."""
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block with `MoveTimeLimit` after `seconds` (None: no limit)."""
-    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise MoveTimeLimit
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, float(seconds))  # type: ignore[arg-type]
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 class MoveTimer:

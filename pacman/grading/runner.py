@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import importlib
-import traceback
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -76,12 +74,9 @@ def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
 
 def describe_exception(error: BaseException) -> str:
     """`Type: message (file:line in function)`, naming the innermost frame of the traceback."""
-    text = f"{type(error).__name__}: {error}"
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames:
-        last = frames[-1]
-        text += f" ({Path(last.filename).name}:{last.lineno} in {last.name})"
-    return text
+    from pacman.cs188.loader import describe_fault
+
+    return describe_fault(error)
 
 
 def tree_action(agent_class: Any, depth: int, root: Any) -> Any:
