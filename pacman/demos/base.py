@@ -1,7 +1,8 @@
 """What a lecture demo is: named matchups, games played on them, and a verdict with numbers.
 
-A demo module defines one `Demo`. Agents are named as the registry names them (`pacman`
-never imports `agents` at module level), with keyword settings, one entry per ghost.
+A demo module defines `DEMOS`, a tuple of `Demo`s. Agents are named as the registry names
+them (`pacman` never imports `agents` at module level), with keyword settings, one entry per
+ghost. `play_matchup` plays one seeded game of a matchup.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pacman.display.base import Display
+from pacman.game import run_game
+from pacman.layout import load_layout
 from pacman.record import GameRecord
 
 Settings = Mapping[str, Any]
@@ -64,3 +68,14 @@ class Demo:
     matchups: tuple[Matchup, ...]
     judge: Callable[[Results], Verdict]
     games: int = 10
+
+
+def play_matchup(matchup: Matchup, seed: int, display: Display | None = None) -> GameRecord:
+    """Play one game of `matchup` with `seed` (same seed, same game), optionally shown."""
+    from agents.registry import make_agent  # lazy: pacman never imports agents at load
+
+    pacman = make_agent(matchup.pacman.name, "pacman", matchup.pacman.settings, index=0)
+    ghosts = [make_agent(g.name, "ghost", g.settings, index=i)
+              for i, g in enumerate(matchup.ghosts, start=1)]
+    return run_game(load_layout(matchup.layout), pacman, ghosts, seed=seed,
+                    max_moves=matchup.max_moves, display=display)
