@@ -14,7 +14,8 @@ from typing import Any
 from pacman.display.base import Display
 from pacman.game import run_game
 from pacman.layout import load_layout
-from pacman.record import GameRecord
+from pacman.record import GameRecord, Outcome
+from pacman.state import GameState
 
 Settings = Mapping[str, Any]
 
@@ -40,6 +41,17 @@ class Matchup:
     ghosts: tuple[Agent, ...]
     layout: str
     max_moves: int = 300
+
+    def versus(self) -> str:
+        """`AlphaBetaAgent depth=2 vs 2 x RandomGhost` (`vs no ghosts` without any)."""
+        groups: list[list[Any]] = []
+        for ghost in self.ghosts:
+            if groups and groups[-1][0] == ghost:
+                groups[-1][1] += 1
+            else:
+                groups.append([ghost, 1])
+        ghosts = ", ".join(f"{n} x {g.text()}" if n > 1 else g.text() for g, n in groups)
+        return f"{self.pacman.text()} vs {ghosts or 'no ghosts'}"
 
 
 @dataclass(frozen=True)
@@ -79,3 +91,57 @@ def play_matchup(matchup: Matchup, seed: int, display: Display | None = None) ->
               for i, g in enumerate(matchup.ghosts, start=1)]
     return run_game(load_layout(matchup.layout), pacman, ghosts, seed=seed,
                     max_moves=matchup.max_moves, display=display)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a matchup's games add up to: wins (with a 95% Wilson interval), means, outcomes."""
+
+    games: int
+    wins: int
+    win_low: float
+    win_high: float
+    mean_score: float
+    mean_moves: float
+    outcomes: Mapping[str, int]
+
+    def wins_text(self) -> str:
+        """`3/10`."""
+        return f"{self.wins}/{self.games}"
+
+    def interval_text(self) -> str:
+        """`[7%, 65%]`: the 95% Wilson interval of the win rate."""
+        return f"[{self.win_low:.0%}, {self.win_high:.0%}]"
+
+    def outcomes_text(self) -> str:
+        """`win 3, loss 7`, in the order of `Outcome`."""
+        return ", ".join(f"{name} {count}" for name, count in self.outcomes.items())
+
+
+def summarize(records: Sequence[GameRecord]) -> Summary:
+    """Count and average a matchup's games (means are 0.0 when there are none)."""
+    from pacman.experiments.table import wilson_interval
+
+    count = len(records)
+    wins = sum(record.won for record in records)
+    low, high = wilson_interval(wins, count)
+    outcomes = {outcome.value: n for outcome in Outcome
+                if (n := sum(record.outcome is outcome for record in records))}
+    return Summary(games=count, wins=wins, win_low=low, win_high=high,
+                   mean_score=sum(r.score for r in records) / count if count else 0.0,
+                   mean_moves=sum(r.pacman_moves for r in records) / count if count else 0.0,
+                   outcomes=outcomes)
+
+
+def game_states(matchup: Matchup, record: GameRecord) -> list[GameState]:
+    """The states a game of `matchup` went through: the first, then one after every move.
+
+    Games are seeded, so the record's actions replay it exactly; a judge uses this to measure
+    what the record does not keep (food eaten per move, distances, ...).
+    """
+    state = GameState.initial(load_layout(matchup.layout), len(matchup.ghosts))
+    states = [state]
+    for turn, action in enumerate(record.actions):
+        state = state.successor(turn % state.num_agents, action)
+        states.append(state)
+    return states
