@@ -51,6 +51,10 @@ AGENTS: tuple[AgentEntry, ...] = (
                "heads for Pacman with probability 0.8"),
     AgentEntry("AdversarialGhost", "agents.ghosts", "adversarial", "ghost",
                "searches for Pacman (minimax from the ghost's side)"),
+    AgentEntry("ExpectiminimaxAgent", "agents.expectiminimax_agent", "expectiminimax", "pacman",
+               "expectiminimax: each ghost a min or a chance layer (kinds=min,chance)"),
+    AgentEntry("MaxnGhost", "agents.maxn_ghost", "maxn", "ghost",
+               "max^n search with its own utilities (cooperative or competitive)"),
 )
 
 
