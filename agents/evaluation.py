@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pacman import GameState
+from pacman.rules import GHOST_POINTS, LOSE_POINTS, WIN_POINTS
 
 EvaluationFunction = Callable[[GameState], float]
 
@@ -137,6 +138,16 @@ class WeightedEvaluation:
             total += weight * feature(state, radius)
         return total
 
+    def bounds(self, state: GameState, plies: int) -> tuple[float, float]:
+        """Bounds on the value of every state reachable from `state` within `plies` more plies
+        (moves of Pacman and the ghosts): what exact expectimax pruning (Star1) needs.
+
+        Each feature is bounded by how far `plies` moves can change it (food eaten, capsules
+        taken, ghosts eaten, points per move); a loss counts only when a ghost is close
+        enough to catch Pacman in time, a win only when `plies` moves can eat all the food.
+        """
+        return _weighted_bounds(self, state, plies)
+
     @property
     def __name__(self) -> str:
         """The name shown in agent descriptions."""
@@ -175,6 +186,57 @@ NAMED: dict[str, WeightedEvaluation] = {
                                   "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
                                   "scared": 150.0, "safe": 5.0}, name="better"),
 }
+
+
+def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
+                     plies: int) -> tuple[float, float]:
+    # Pacman moves at most `plies` cells and each ghost at most `plies` cells (one each per
+    # ply), so distances change by at most `plies` (to food, capsules) or 2 * `plies` (to a
+    # ghost); food is eaten only once Pacman reaches it.
+    food, capsules, score = state.food_count, state.capsule_count, float(state.score)
+    to_food, to_capsule = state.nearest_food_distance(), state.nearest_capsule_distance()
+    eaten = min(food, max(0, plies - to_food + 1))
+    reach_capsule = capsules > 0 and to_capsule <= plies
+    taken = min(capsules, max(0, plies - to_capsule + 1)) if reach_capsule else 0
+    scares = taken + (1 if any(state.scared_timers) else 0)
+    ghost_points = GHOST_POINTS * state.num_ghosts * scares
+    nearest = _nearest_normal_ghost(state)
+    far = float(state.width * state.height - len(state.walls))  # longer than any maze path
+    radius = float(evaluation.radius)
+    score_low, score_high = score - plies, score + 9 * min(eaten, food - 1) + ghost_points
+    if nearest is None or scares:  # ghosts may turn normal, or scared, on the way
+        ghost, safe = (0.0, radius), (0.0, float(SAFE_LIMIT))
+    else:
+        ghost = (min(radius, max(0.0, nearest - 2 * plies)), min(radius, nearest + 2 * plies))
+        sure = nearest - 2 * plies > 2 * SAFE_LIMIT  # every cell near Pacman stays Pacman's
+        safe = (float(SAFE_LIMIT), float(SAFE_LIMIT)) if sure else (0.0, float(SAFE_LIMIT))
+    ranges = {
+        "score": (score_low, score_high),
+        # eating the nearest dot may leave the next one anywhere
+        "food": (float(max(0, to_food - plies)), far if eaten else float(to_food + plies)),
+        "food_left": (float(max(food - eaten, 1)), float(food)),
+        "ghost": ghost,
+        "capsule": (float(max(0, to_capsule - plies)),
+                    far if taken else float(to_capsule + plies)),
+        "capsules_left": (float(capsules - taken), float(capsules)),
+        "scared": (0.0, 1.0) if scares else (0.0, 0.0),
+        "safe": safe,
+    }
+    low = high = 0.0
+    for name, weight in evaluation.weights.items():
+        if not weight:
+            continue
+        a, b = ranges[name]
+        low += min(weight * a, weight * b)
+        high += max(weight * a, weight * b)
+    if eaten >= food:  # a win is within reach
+        low = min(low, score_low + evaluation.win)
+        high = max(high, score + 9 * eaten + WIN_POINTS + ghost_points + evaluation.win)
+    distances = state.ghost_distances()
+    if distances and min(distances) <= 2 * plies + 2:  # a ghost may catch Pacman in time
+        low = min(low, score_low - LOSE_POINTS + evaluation.loss)
+        high = max(high, score_high - LOSE_POINTS + evaluation.loss)
+    return low, high
 
 
 def parse_weights(spec: str) -> WeightedEvaluation:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agents.anytime import CHANCE, MAX, MIN, AnytimeDecision, TranspositionTable, iterative_search
 from agents.base import BaseAgent
 from agents.search import (
     ActionGenerator,
@@ -16,7 +17,8 @@ from agents.search import (
     minimax,
 )
 
-__all__ = ["AlphaBetaAgent", "ExpectimaxAgent", "MinimaxAgent"]
+__all__ = ["AlphaBetaAgent", "ExpectimaxAgent", "IterativeAlphaBetaAgent",
+           "IterativeExpectimaxAgent", "MinimaxAgent"]
 
 STOP_ACTION = "Stop"
 TIE_BREAKS = ("first", "random")
@@ -67,7 +69,7 @@ class _SearchAgent(BaseAgent):
         self.allow_stop = allow_stop
         self.tie_break = tie_break
         self.evaluation, self._evaluation_name = _resolve_evaluation(evaluation)
-        self.last_decision: Decision | None = None
+        self.last_decision: Decision | AnytimeDecision | None = None
         self._actions: ActionGenerator | None = None if allow_stop else _actions_without_stop
 
     def settings(self) -> str:
@@ -82,7 +84,7 @@ class _SearchAgent(BaseAgent):
     def _extra_settings(self) -> list[str]:
         return []
 
-    def _search(self, state: SearchState) -> Decision:
+    def _search(self, state: SearchState) -> Decision | AnytimeDecision:
         raise NotImplementedError
 
     def get_action(self, state: SearchState) -> Any:
@@ -132,3 +134,121 @@ class ExpectimaxAgent(_SearchAgent):
     def _search(self, state: SearchState) -> Decision:
         return expectimax(state, self.depth, self.evaluation, actions=self._actions,
                           chance=self._chance)
+
+
+def _ghosts_closing_in_first(state: Any, agent: int, actions: Sequence[Any]) -> Sequence[Any]:
+    """Move ordering: a ghost's moves that bring it closest to Pacman first (the likely best
+    reply of a MIN ghost, the most telling outcome at a chance node); Pacman's in legal order."""
+    if agent == 0 or not hasattr(state, "ghost_step_distances"):
+        return actions
+    distance = dict(zip(state.legal_actions(agent), state.ghost_step_distances(agent),
+                        strict=True))
+    return sorted(actions, key=distance.__getitem__)
+
+
+def _non_negative_number(name: str, setting: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise ValueError(f"{name}: {setting} must be a number >= 0, got {value!r}")
+    return float(value)
+
+
+def _switch(name: str, setting: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}: {setting} must be true or false, got {value!r}")
+    return value
+
+
+class _AnytimeAgent(_SearchAgent):
+    """Iterative deepening under a time or node budget, with a transposition table kept
+    across moves and move ordering (see `agents.anytime`)."""
+
+    def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
+                 evaluation: str | Evaluation = "better", allow_stop: bool = True,
+                 tie_break: str = "first", tt: bool = True, ordering: bool = True,
+                 index: int = 0) -> None:
+        super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
+                         tie_break=tie_break, index=index)
+        name = type(self).__name__
+        self.time = _non_negative_number(name, "time", time)
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            raise ValueError(f"{name}: nodes must be a whole number >= 0, got {nodes!r}")
+        self.nodes = nodes
+        self.tt, self.ordering = _switch(name, "tt", tt), _switch(name, "ordering", ordering)
+        self.table = TranspositionTable() if tt else None
+
+    def _extra_settings(self) -> list[str]:
+        """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
+        parts = [f"time={self.time:g}"]
+        if self.nodes:
+            parts.append(f"nodes={self.nodes}")
+        parts += [f"{flag}=False" for flag in ("tt", "ordering") if not getattr(self, flag)]
+        return parts + self._model_settings()
+
+    def _model_settings(self) -> list[str]:
+        return []
+
+    def _kinds(self, state: SearchState) -> list[str]:
+        raise NotImplementedError
+
+    def _options(self) -> dict[str, Any]:
+        return {}
+
+    def _search(self, state: SearchState) -> AnytimeDecision:
+        if self.table is not None:
+            self.table.trim()
+        return iterative_search(
+            state, self.evaluation, kinds=self._kinds(state), max_depth=self.depth,
+            time_limit=self.time or None, node_limit=self.nodes or None, table=self.table,
+            ordering=self.ordering, order=_ghosts_closing_in_first, actions=self._actions,
+            **self._options())
+
+
+class IterativeAlphaBetaAgent(_AnytimeAgent):
+    """Alpha-beta by iterative deepening: the best move of the deepest search that fits in
+    `time` seconds (or `nodes` nodes) per move, up to `depth` plies."""
+
+    def _kinds(self, state: SearchState) -> list[str]:
+        return [MAX] + [MIN] * (state.num_agents - 1)
+
+
+class IterativeExpectimaxAgent(_AnytimeAgent):
+    """Expectimax by iterative deepening, with exact pruning from the evaluation's range
+    (`prune`) and an optional, approximate, probability cut-off (`cutoff`)."""
+
+    def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
+                 evaluation: str | Evaluation = "better", allow_stop: bool = True,
+                 tie_break: str = "first", tt: bool = True, ordering: bool = True,
+                 prune: bool = True, cutoff: float = 0.0, ghost_model: str = "uniform",
+                 index: int = 0) -> None:
+        super().__init__(depth=depth, time=time, nodes=nodes, evaluation=evaluation,
+                         allow_stop=allow_stop, tie_break=tie_break, tt=tt, ordering=ordering,
+                         index=index)
+        name = type(self).__name__
+        if ghost_model not in GHOST_MODELS:
+            raise ValueError(f"{name}: unknown ghost_model {ghost_model!r} "
+                             f"(choose {' or '.join(GHOST_MODELS)})")
+        self.prune = _switch(name, "prune", prune)
+        self.cutoff = _non_negative_number(name, "cutoff", cutoff)
+        if self.cutoff >= 1:
+            raise ValueError(f"{name}: cutoff is a probability below 1, got {cutoff!r}")
+        self.ghost_model = ghost_model
+        self._chance: ChanceModel | None = None
+        if ghost_model == "directional":
+            from agents.ghosts import directional_distribution
+
+            self._chance = directional_distribution
+
+    def _model_settings(self) -> list[str]:
+        extra = [] if self.ghost_model == "uniform" else [f"ghost_model={self.ghost_model}"]
+        if not self.prune:
+            extra.append("prune=False")
+        if self.cutoff:
+            extra.append(f"cutoff={self.cutoff:g}")
+        return extra
+
+    def _kinds(self, state: SearchState) -> list[str]:
+        return [MAX] + [CHANCE] * (state.num_agents - 1)
+
+    def _options(self) -> dict[str, Any]:
+        return {"bounds": getattr(self.evaluation, "bounds", None), "prune": self.prune,
+                "chance": self._chance, "cutoff": self.cutoff}

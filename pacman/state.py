@@ -311,6 +311,24 @@ class GameState:
                           maze.maze_distance(maze.point[self._pac], maze.point[where]))
         return tuple(result)
 
+    def ghost_step_distances(self, agent: int) -> tuple[float, ...]:
+        """For each legal action of ghost `agent` (in legal order), the maze distance from
+        where the move takes the ghost (a scared ghost's half step: the nearest cell) to
+        Pacman: how much each move closes in."""
+        maze = self._maze
+        at = 3 * (agent - 1)
+        where = self._ghosts[at]
+        moves = maze.ghost_moves[where][self._ghosts[at + 1]]
+        scared = self._ghosts[at + 2] > 0
+        cell_at, snap = maze.cell_at, maze.snap
+        row = maze.distances[cell_at[self._pac]]
+        result: list[float] = []
+        for target in moves.values():
+            if scared:
+                target = snap[(where + target) >> 1]
+            result.append(row[cell_at[target]])
+        return tuple(result)
+
     def safe_cell_count(self, limit: int) -> int:
         """How many free cells Pacman reaches strictly before every non-scared ghost (its
         Voronoi region in maze distance), counted up to `limit`. Small when ghosts close in
