@@ -192,4 +192,11 @@ def _show(demo: Demo, args: argparse.Namespace) -> int:
         return 1
     verdict = demo.judge(results)
     print(format_verdict(verdict))
+    if games < demo.games:
+        print(f"(A glimpse from {_count(games)} per matchup, not a measurement: "
+              f"`pacman demo {demo.name} -q` plays {demo.games} per matchup.)")
     return 0 if verdict.holds else 1
+
+
+def _count(games: int) -> str:
+    return "one game" if games == 1 else f"{games} games"
