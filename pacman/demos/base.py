@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from pacman.display.base import Display
@@ -145,3 +146,13 @@ def game_states(matchup: Matchup, record: GameRecord) -> list[GameState]:
         state = state.successor(turn % state.num_agents, action)
         states.append(state)
     return states
+
+
+_REVERSE = {"West": "East", "East": "West", "North": "South", "South": "North"}
+
+
+def reversals(matchup: Matchup, record: GameRecord) -> int:
+    """Pacman's moves in a game of `matchup` that undo its move before (East after West, ...;
+    Stop is skipped): a Pacman that dithers back and forth makes many."""
+    moves = [str(a) for a in record.actions[::1 + len(matchup.ghosts)] if str(a) != "Stop"]
+    return sum(_REVERSE.get(a) == b for a, b in pairwise(moves))

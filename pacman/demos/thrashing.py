@@ -39,6 +39,7 @@ from pacman.demos.base import (
     Summary,
     Verdict,
     game_states,
+    reversals,
     summarize,
 )
 from pacman.record import GameRecord
@@ -60,9 +61,6 @@ THRASH_MIN_DITHER = 10
 FIXED_MAX_DITHER = 1.0
 FIXED_MIN_WIN_RATE = 0.8
 
-_REVERSE = {"West": "East", "East": "West", "North": "South", "South": "North"}
-
-
 def dithering_moves(matchup: Matchup, record: GameRecord) -> int:
     """Pacman's moves made with a dot one step away that did not eat a dot."""
     states = game_states(matchup, record)
@@ -74,18 +72,11 @@ def dithering_moves(matchup: Matchup, record: GameRecord) -> int:
     return count
 
 
-def reversals(record: GameRecord, num_agents: int) -> int:
-    """Pacman's moves that undo its previous move (East right after West, ...)."""
-    moves = [str(a) for a in record.actions[::num_agents] if str(a) != "Stop"]
-    return sum(_REVERSE.get(a) == b for a, b in pairwise(moves))
-
-
 def _behaviour(matchup: Matchup, records: Sequence[GameRecord]) -> tuple[list[int], float]:
     """Dithering moves of each game, and the share of Pacman's moves that were reversals."""
-    agents = 1 + len(matchup.ghosts)
     dither = [dithering_moves(matchup, r) for r in records]
     moves = sum(r.pacman_moves for r in records)
-    turned = sum(reversals(r, agents) for r in records)
+    turned = sum(reversals(matchup, r) for r in records)
     return dither, (turned / moves if moves else 0.0)
 
 
