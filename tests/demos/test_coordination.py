@@ -66,7 +66,7 @@ def test_the_judge_wants_a_team_that_catches_and_others_that_do_not() -> None:
 
 @pytest.mark.slow
 def test_the_claim_holds_at_full_size() -> None:
-    results = _play(50)
+    results = _play(100)
     verdict = DEMO.judge(results)
     print(verdict.text)
     assert verdict.holds, verdict.text
