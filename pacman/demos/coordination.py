@@ -12,7 +12,19 @@ Pacman.
 
 from __future__ import annotations
 
-from pacman.demos.base import Agent, Demo, Matchup, Results, Summary, Verdict, summarize
+from collections.abc import Sequence
+
+from pacman.demos.base import (
+    Agent,
+    Demo,
+    Matchup,
+    Results,
+    Summary,
+    Verdict,
+    game_states,
+    summarize,
+)
+from pacman.record import GameRecord
 
 LAYOUT = "smartGhosts"
 PACMAN = Agent("AlphaBetaAgent", {"depth": 3, "evaluation": "better", "tie_break": "random"})
@@ -22,6 +34,12 @@ INDEPENDENT = Agent("AdversarialGhost", {"depth": 2})
 TEAM_LABEL = "two team ghosts"
 INDEPENDENT_LABEL = "two independent ghosts"
 ALONE_LABEL = "one team ghost"
+
+MATCHUPS = (
+    Matchup(TEAM_LABEL, PACMAN, (TEAM, TEAM), LAYOUT),
+    Matchup(INDEPENDENT_LABEL, PACMAN, (INDEPENDENT, INDEPENDENT), LAYOUT),
+    Matchup(ALONE_LABEL, PACMAN, (TEAM,), LAYOUT),
+)
 
 #: The claim holds when the team catches Pacman in at least this share of its games ...
 TEAM_CATCH_RATE = 2 / 3
@@ -40,6 +58,13 @@ def describe(summary: Summary) -> str:
             f"mean score {summary.mean_score:.0f}, {summary.mean_moves:.0f} moves)")
 
 
+def ghost_spread(matchup: Matchup, records: Sequence[GameRecord]) -> float:
+    """The mean maze distance between the first two ghosts over every state of the games."""
+    distances = [state.maze_distance(*state.ghost_positions[:2])
+                 for record in records for state in game_states(matchup, record)]
+    return sum(distances) / len(distances) if distances else 0.0
+
+
 def judge(results: Results) -> Verdict:
     """Team ghosts catch Pacman in most games; independent ones and a lone one far less."""
     team, independent, alone = (summarize(results.get(label, ()))
@@ -50,8 +75,11 @@ def judge(results: Results) -> Verdict:
     holds = (rate >= TEAM_CATCH_RATE
              and catches(independent) / independent.games <= OTHERS_SHARE * rate
              and catches(alone) / alone.games <= OTHERS_SHARE * rate)
+    spread = {m.label: ghost_spread(m, results[m.label]) for m in MATCHUPS if len(m.ghosts) > 1}
     text = (f"Two team ghosts {describe(team)}; two independent adversarial ghosts of the same "
-            f"depth {describe(independent)}; one team ghost alone {describe(alone)}. ")
+            f"depth {describe(independent)}; one team ghost alone {describe(alone)}. "
+            f"The team's ghosts kept {spread[TEAM_LABEL]:.1f} cells apart on average, the "
+            f"independent ones {spread[INDEPENDENT_LABEL]:.1f}. ")
     if holds:
         text += ("A lone hunter, or two that chase down the same corridor, is dodged around "
                  "the loops; two that plan together cut off both ends.")
@@ -66,11 +94,7 @@ DEMOS: tuple[Demo, ...] = (
         name="smart-ghosts",
         title="Smart ghosts (coordination)",
         summary="two ghosts that search as a team trap Pacman; two that hunt alone do not",
-        matchups=(
-            Matchup(TEAM_LABEL, PACMAN, (TEAM, TEAM), LAYOUT),
-            Matchup(INDEPENDENT_LABEL, PACMAN, (INDEPENDENT, INDEPENDENT), LAYOUT),
-            Matchup(ALONE_LABEL, PACMAN, (TEAM,), LAYOUT),
-        ),
+        matchups=MATCHUPS,
         judge=judge,
         games=10,
     ),

@@ -18,8 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Agent, Demo, Matchup, Results, Summary, Verdict, summarize
-from pacman.record import GameRecord
+from pacman.demos.base import (
+    Agent,
+    Demo,
+    Matchup,
+    Results,
+    Summary,
+    Verdict,
+    game_states,
+    summarize,
+)
+from pacman.record import GameRecord, Outcome
 
 LAYOUT = "informedHunt"
 SEARCH = {"depth": 2, "evaluation": "better"}
@@ -36,6 +45,11 @@ PACMEN = (
                            {**SEARCH, "ghost_depth": 2, "prob_search": 0.8})),
 )
 
+MATCHUPS = tuple(Matchup(label, pacman, (GHOST,), LAYOUT) for label, pacman in PACMEN)
+
+#: The long dead end at the bottom left of `informedHunt` (its column and its floor).
+DEAD_END = frozenset({(1, y) for y in range(1, 5)} | {(x, 1) for x in range(1, 6)})
+
 #: The claim holds when informed expectimax wins at least this share of the games more than
 #: each of the others, and has the best mean score.
 WIN_RATE_GAP = 0.25
@@ -45,6 +59,12 @@ def mean_nodes(records: Sequence[GameRecord]) -> float:
     """Search nodes per Pacman move (the informed agent's include its ghost simulations)."""
     nodes = [n for record in records for n in record.pacman_nodes if n is not None]
     return sum(nodes) / len(nodes) if nodes else 0.0
+
+
+def caught_in_dead_end(matchup: Matchup, records: Sequence[GameRecord]) -> int:
+    """Games lost with Pacman in `DEAD_END`."""
+    return sum(game_states(matchup, record)[-1].pacman_position in DEAD_END
+               for record in records if record.outcome == Outcome.LOSS)
 
 
 def describe(summary: Summary, nodes: float) -> str:
@@ -65,7 +85,12 @@ def judge(results: Results) -> Verdict:
                 and informed.mean_score > other.mean_score for other in others)
     parts = [f"{label} {describe(summaries[label], mean_nodes(records[label]))}"
              for label, _ in PACMEN]
-    text = ("Against a ghost that hunts 80% of the time: " + "; ".join(parts) + ". ")
+    losses = {m.label: (caught_in_dead_end(m, records[m.label]),
+                        summaries[m.label].outcomes.get("loss", 0)) for m in MATCHUPS}
+    text = ("Against a ghost that hunts 80% of the time: " + "; ".join(parts) + ". Caught in "
+            "the dead end at the bottom left: " + ", ".join(
+                f"{label} {inside} of {lost} losses" for label, (inside, lost) in losses.items())
+            + ". ")
     if holds:
         text += ("Expecting the ghost's real choices beats expecting the worst and expecting "
                  "chance, at the price of simulating the ghost's search at every chance node.")
@@ -81,7 +106,7 @@ DEMOS: tuple[Demo, ...] = (
         title="Informed probabilities",
         summary="expectimax with the ghost's true model (80% search, 20% random) beats "
                 "minimax and uniform expectimax",
-        matchups=tuple(Matchup(label, pacman, (GHOST,), LAYOUT) for label, pacman in PACMEN),
+        matchups=MATCHUPS,
         judge=judge,
         games=10,
     ),

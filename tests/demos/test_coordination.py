@@ -11,6 +11,7 @@ from pacman.demos.coordination import (
     DEMOS,
     INDEPENDENT_LABEL,
     TEAM_LABEL,
+    ghost_spread,
     judge,
 )
 
@@ -41,8 +42,13 @@ def test_the_demo_is_named_as_in_the_lecture() -> None:
 
 
 def test_the_claim_holds_at_a_few_games() -> None:
-    verdict = DEMO.judge(_play(4))
+    results = _play(4)
+    verdict = DEMO.judge(results)
     assert verdict.holds, verdict.text
+    team, independent, _ = DEMO.matchups
+    # independent hunters run together; the team spreads out
+    assert ghost_spread(independent, results[INDEPENDENT_LABEL]) < 2
+    assert ghost_spread(team, results[TEAM_LABEL]) > 4
     assert "Two team ghosts caught 4/4" in verdict.text
     assert "two independent adversarial ghosts of the same depth caught 0/4" in verdict.text
 

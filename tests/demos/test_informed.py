@@ -11,6 +11,7 @@ from pacman.demos.informed import (
     INFORMED_LABEL,
     MINIMAX_LABEL,
     UNIFORM_LABEL,
+    caught_in_dead_end,
     judge,
     mean_nodes,
 )
@@ -51,6 +52,10 @@ def test_the_claim_holds_at_a_few_games() -> None:
     assert "informed expectimax won 6/6" in verdict.text
     # the price: the informed Pacman simulates the ghost at every chance node
     assert mean_nodes(results[INFORMED_LABEL]) > 5 * mean_nodes(results[UNIFORM_LABEL])
+    # where the uninformed Pacmans die: the dead end at the bottom left
+    for matchup in DEMO.matchups[:2]:
+        lost = [r for r in results[matchup.label] if r.outcome == Outcome.LOSS]
+        assert lost and caught_in_dead_end(matchup, lost) == len(lost)
 
 
 def test_a_game_is_the_same_for_the_same_seed() -> None:
