@@ -27,7 +27,9 @@ from pacman.demos.base import (
 from pacman.record import GameRecord
 
 LAYOUT = "smartGhosts"
-PACMAN = Agent("AlphaBetaAgent", {"depth": 3, "evaluation": "better", "tie_break": "random"})
+#: Alpha-beta to exactly 3 plies (no time budget: the same game for the same seed).
+PACMAN = Agent("IterativeAlphaBetaAgent",
+               {"depth": 3, "time": 0, "evaluation": "better", "tie_break": "random"})
 TEAM = Agent("TeamGhost", {"depth": 2})
 INDEPENDENT = Agent("AdversarialGhost", {"depth": 2})
 
