@@ -185,6 +185,13 @@ NAMED: dict[str, WeightedEvaluation] = {
     "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
                                   "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
                                   "scared": 150.0, "safe": 5.0}, name="better"),
+    # The headline experiment's evaluation (`pacman assumptions`): the features of `cautious`
+    # (a ghost counts as danger within 4 steps, as far as it moves in Pacman's 4-ply search),
+    # on the game's own scale: won and lost states are worth their score, the rules' +/-500,
+    # so expectimax's values are expected points and it weighs a visible risk of being caught
+    # against the points it gains, as the lecture's expectimax does.
+    "stakes": WeightedEvaluation({"score": 1.0, "food": -1.0, "food_left": -25.0,
+                                  "ghost": 25.0}, radius=4, win=0.0, loss=0.0, name="stakes"),
 }
 
 
