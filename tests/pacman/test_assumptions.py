@@ -143,8 +143,10 @@ def test_the_verdict_names_the_layouts_where_the_pattern_fails(
                  "-l", "assumptions", "-e", "score"]) == 0
     text = capsys.readouterr().out
     assert "The lecture's pattern does not hold here: " in text
-    assert text.rstrip().endswith("The lecture's pattern does not hold on assumptions (see "
-                                  "each layout above).")
+    assert text.rstrip().endswith(
+        "The lecture's pattern does not hold on assumptions (see each layout above).\n"
+        "With 1 game per cell one game moves a win rate by 100%: the check is meant for "
+        "--games 100.")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
