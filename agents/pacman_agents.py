@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from agents.anytime import CHANCE, MAX, MIN, AnytimeDecision, TranspositionTable, iterative_search
@@ -21,6 +22,9 @@ __all__ = ["AlphaBetaAgent", "ExpectimaxAgent", "IterativeAlphaBetaAgent",
            "IterativeExpectimaxAgent", "MinimaxAgent"]
 
 STOP_ACTION = "Stop"
+#: A root value at or below this means a lost game against the search's ghost model: the
+#: evaluations give a lost state its score minus 1,000,000.
+HOPELESS = -500_000.0
 TIE_BREAKS = ("first", "random")
 GHOST_MODELS = ("uniform", "directional")
 
@@ -165,10 +169,11 @@ class _AnytimeAgent(_SearchAgent):
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
                  evaluation: str | Evaluation = "better", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
-                 index: int = 0) -> None:
+                 delay_loss: bool = True, index: int = 0) -> None:
         super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
                          tie_break=tie_break, index=index)
         name = type(self).__name__
+        self.delay_loss = _switch(name, "delay_loss", delay_loss)
         self.time = _non_negative_number(name, "time", time)
         if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
             raise ValueError(f"{name}: nodes must be a whole number >= 0, got {nodes!r}")
@@ -181,7 +186,8 @@ class _AnytimeAgent(_SearchAgent):
         parts = [f"time={self.time:g}"]
         if self.nodes:
             parts.append(f"nodes={self.nodes}")
-        parts += [f"{flag}=False" for flag in ("tt", "ordering") if not getattr(self, flag)]
+        parts += [f"{flag}=False" for flag in ("tt", "ordering", "delay_loss")
+                  if not getattr(self, flag)]
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:
@@ -196,11 +202,21 @@ class _AnytimeAgent(_SearchAgent):
     def _search(self, state: SearchState) -> AnytimeDecision:
         if self.table is not None:
             self.table.trim()
-        return iterative_search(
+        decision = iterative_search(
             state, self.evaluation, kinds=self._kinds(state), max_depth=self.depth,
             time_limit=self.time or None, node_limit=self.nodes or None, table=self.table,
             ordering=self.ordering, order=_ghosts_closing_in_first, actions=self._actions,
             **self._options())
+        if self.delay_loss and decision.value <= HOPELESS:
+            # Every move loses if the ghosts play perfectly: play the best move of the
+            # deepest iteration that still saw a way out, which puts the loss off the
+            # longest. Real ghosts make mistakes; giving up early throws the game away.
+            hopeful = [it for it in decision.iterations if it.value > HOPELESS]
+            if hopeful:
+                last = hopeful[-1]
+                return replace(decision, action=last.action, value=last.value,
+                               best_actions=(last.action,))
+        return decision
 
 
 class IterativeAlphaBetaAgent(_AnytimeAgent):
@@ -218,11 +234,11 @@ class IterativeExpectimaxAgent(_AnytimeAgent):
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
                  evaluation: str | Evaluation = "better", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
-                 prune: bool = True, cutoff: float = 0.0, ghost_model: str = "uniform",
-                 index: int = 0) -> None:
+                 delay_loss: bool = True, prune: bool = True, cutoff: float = 0.0,
+                 ghost_model: str = "uniform", index: int = 0) -> None:
         super().__init__(depth=depth, time=time, nodes=nodes, evaluation=evaluation,
                          allow_stop=allow_stop, tie_break=tie_break, tt=tt, ordering=ordering,
-                         index=index)
+                         delay_loss=delay_loss, index=index)
         name = type(self).__name__
         if ghost_model not in GHOST_MODELS:
             raise ValueError(f"{name}: unknown ghost_model {ghost_model!r} "

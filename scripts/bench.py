@@ -1,5 +1,6 @@
 """Benchmarks: successor generation, whole random games, search nodes/s, batch speed-up, big
-layouts (start-up time and peak memory of a 100x100 open maze and of the largest allowed one).
+layouts (start-up time and peak memory of a 100x100 open maze and of the largest allowed one),
+the anytime search against plain alpha-beta and expectimax.
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -262,6 +263,96 @@ def bench_big(repeat: int, moves: int = 5) -> dict[str, Any]:
     return figures
 
 
+def midgame_positions(count: int, seed: int) -> list[GameState]:
+    """`count` mediumClassic positions from the middle of real games (alpha-beta depth 2 with
+    `better` against two directional ghosts), Pacman to move: food eaten, ghosts hunting."""
+    from agents.ghosts import DirectionalGhost
+    from agents.pacman_agents import AlphaBetaAgent
+
+    layout = load_layout("mediumClassic")
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    game = 0
+    while len(found) < count:
+        record = run_game(layout, AlphaBetaAgent(depth=2, evaluation="better"),
+                          [DirectionalGhost(1), DirectionalGhost(2)], seed=seed * 1000 + game,
+                          max_moves=400)
+        game += 1
+        state = GameState.initial(layout)
+        states = []
+        for turn, action in enumerate(record.actions):
+            if turn % state.num_agents == 0 and not state.is_terminal():
+                states.append(state)
+            state = state.successor(turn % state.num_agents, action)
+        middle = [s for s in states[20:] if 0.2 < s.food_count / len(layout.food) < 0.8]
+        found += rng.sample(middle, min(2, len(middle)))
+    return found[:count]
+
+
+def bench_anytime(repeat: int) -> dict[str, Any]:
+    """Plain alpha-beta vs the anytime search's enhancements (table, ordering) from 20
+    mid-game mediumClassic positions: nodes and seconds to complete depths 6, 8 and 10 (root
+    values asserted equal), the depth completed in 0.1 s and 1 s per move; expectimax at depth
+    4 with and without exact (Star1) pruning."""
+    import statistics
+
+    from agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
+    from agents.evaluation import NAMED
+    from agents.pacman_agents import _ghosts_closing_in_first as order
+    from agents.search import alphabeta, expectimax
+
+    better = NAMED["better"]
+    states = midgame_positions(20, seed=10)
+    figures: dict[str, Any] = {}
+    for depth in (6, 8, 10):
+        plain_nodes = plain_time = nodes = seconds = 0.0
+        for state in states:
+            started = time.perf_counter()
+            plain = alphabeta(state, depth, better)
+            plain_time += time.perf_counter() - started
+            started = time.perf_counter()
+            enhanced = iterative_search(state, better, max_depth=depth,
+                                        table=TranspositionTable(), order=order)
+            seconds += time.perf_counter() - started
+            if enhanced.value != plain.value:
+                raise AssertionError(f"depth {depth}: {enhanced.value} != {plain.value}")
+            plain_nodes += plain.nodes_generated
+            nodes += enhanced.nodes_generated
+        figures[f"d{depth}_plain_nodes"] = plain_nodes / len(states)
+        figures[f"d{depth}_plain_s"] = plain_time / len(states)
+        figures[f"d{depth}_enhanced_nodes"] = nodes / len(states)
+        figures[f"d{depth}_enhanced_s"] = seconds / len(states)
+        figures[f"d{depth}_node_ratio"] = nodes / plain_nodes
+        figures[f"d{depth}_time_ratio"] = seconds / plain_time
+    for budget in (0.1, 1.0):
+        depths = [iterative_search(state, better, time_limit=budget, table=TranspositionTable(),
+                                   order=order).depth for state in states]
+        label = f"depth_in_{budget:g}s"
+        figures[f"{label}_min"] = min(depths)
+        figures[f"{label}_median"] = statistics.median(depths)
+        figures[f"{label}_max"] = max(depths)
+    plain_nodes = pruned_nodes = 0
+    plain_time = pruned_time = 0.0
+    for state in states:
+        kinds = [MAX] + [CHANCE] * (state.num_agents - 1)
+        started = time.perf_counter()
+        plain_x = expectimax(state, 4, better)
+        plain_time += time.perf_counter() - started
+        started = time.perf_counter()
+        pruned = iterative_search(state, better, kinds=kinds, max_depth=4, table=None,
+                                  order=order, bounds=better.bounds)
+        pruned_time += time.perf_counter() - started
+        if abs(pruned.value - plain_x.value) > 1e-9 * max(1.0, abs(plain_x.value)):
+            raise AssertionError(f"expectimax: {pruned.value} != {plain_x.value}")
+        plain_nodes += plain_x.nodes_generated
+        pruned_nodes += pruned.iterations[-1].nodes
+    figures["expectimax_d4_plain_nodes"] = plain_nodes / len(states)
+    figures["expectimax_d4_star1_nodes"] = pruned_nodes / len(states)
+    figures["expectimax_d4_saving"] = 1 - pruned_nodes / plain_nodes
+    figures["expectimax_d4_time_ratio"] = pruned_time / plain_time
+    return figures
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -280,6 +371,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "ceiling": lambda a: bench_ceiling(),
     "batch": lambda a: bench_batch(),
     "big": lambda a: bench_big(a.repeat),
+    "anytime": lambda a: bench_anytime(a.repeat),
 }
 
 

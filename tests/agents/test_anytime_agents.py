@@ -80,3 +80,17 @@ def test_descriptions_show_the_budget_and_what_is_off() -> None:
 def test_bad_settings_are_one_line_errors(settings: dict[str, object], message: str) -> None:
     with pytest.raises(RegistryError, match=message):
         make_agent("iterative-expectimax", "pacman", settings)
+
+
+@pytest.mark.parametrize(("delay_loss", "action", "value"), [
+    (True, "West", -111.0),      # depth 2 still saw a way out: put the loss off
+    (False, "East", -1000501.0),  # depth 3 sees only losses: the quickest one (into the ghost)
+])
+def test_a_lost_position_puts_the_loss_off(delay_loss: bool, action: str, value: float) -> None:
+    """On trappedClassic, 3 plies against perfect ghosts lose whatever Pacman does; with
+    `delay_loss` the agent plays the best move of the deepest search that saw a way out."""
+    state = GameState.initial(load_layout("trappedClassic"))
+    agent = IterativeAlphaBetaAgent(depth=3, time=0, delay_loss=delay_loss)
+    assert agent.get_action(state) == action
+    assert agent.last_decision is not None and agent.last_decision.value == value
+    assert [i.value for i in agent.last_decision.iterations] == [-98.0, -111.0, -1000501.0]
