@@ -89,6 +89,13 @@ def feature_safe(state: GameState, radius: int) -> float:
     return float(state.safe_cell_count(SAFE_LIMIT))
 
 
+def feature_trapped(state: GameState, radius: int) -> float:
+    """1 when the cells Pacman reaches before every non-scared ghost hold no loop (a dead end,
+    or a corridor whose two ends the ghosts reach first), 0 otherwise: a trap that good ghosts
+    close, often farther away than the search can see."""
+    return 1.0 if state.is_trapped() else 0.0
+
+
 FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "score": feature_score,
     "food": feature_food,
@@ -98,6 +105,7 @@ FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "capsules_left": feature_capsules_left,
     "scared": feature_scared,
     "safe": feature_safe,
+    "trapped": feature_trapped,
 }
 
 
@@ -185,6 +193,12 @@ NAMED: dict[str, WeightedEvaluation] = {
     "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
                                   "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
                                   "scared": 150.0, "safe": 5.0}, name="better"),
+    # `better` plus the trap it cannot see: a region of its own with no loop (a dead end, or
+    # a corridor whose ends the ghosts reach first) is lost to ghosts that play well, often
+    # more moves away than the search looks. The anytime agents' default.
+    "wary": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
+                                "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
+                                "scared": 150.0, "safe": 5.0, "trapped": -200.0}, name="wary"),
     # The headline experiment's evaluation (`pacman assumptions`): the features of `cautious`
     # (a ghost counts as danger within 4 steps, as far as it moves in Pacman's 4-ply search),
     # on the game's own scale: won and lost states are worth their score, the rules' +/-500,
@@ -228,6 +242,7 @@ def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
         "capsules_left": (float(capsules - taken), float(capsules)),
         "scared": (0.0, 1.0) if scares else (0.0, 0.0),
         "safe": safe,
+        "trapped": (0.0, 1.0) if state.num_ghosts else (0.0, 0.0),
     }
     low = high = 0.0
     for name, weight in evaluation.weights.items():

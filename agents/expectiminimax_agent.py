@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.multiplayer import CHANCE, MAX, MIN, expectiminimax
-from agents.pacman_agents import GHOST_MODELS, Evaluation, _SearchAgent
+from agents.pacman_agents import GHOST_MODELS, Evaluation, SearchAgent
 from agents.search import ChanceModel, Decision, SearchState
 
 __all__ = ["ExpectiminimaxAgent", "parse_kinds"]
@@ -29,7 +29,7 @@ def parse_kinds(kinds: str | Sequence[str]) -> tuple[str, ...]:
     return items
 
 
-class ExpectiminimaxAgent(_SearchAgent):
+class ExpectiminimaxAgent(SearchAgent):
     """Expectiminimax Pacman: ghost i's layer is `kinds[i-1]`, `min` (it hunts Pacman) or
     `chance` (it moves at random, uniform or directional by `ghost_model`).
 

@@ -19,7 +19,7 @@ from agents.search import (
 )
 
 __all__ = ["AlphaBetaAgent", "ExpectimaxAgent", "IterativeAlphaBetaAgent",
-           "IterativeExpectimaxAgent", "MinimaxAgent"]
+           "IterativeExpectimaxAgent", "MinimaxAgent", "SearchAgent"]
 
 STOP_ACTION = "Stop"
 #: A root value at or below this means a lost game against the search's ghost model: the
@@ -55,8 +55,9 @@ def _resolve_evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
     return resolve_evaluation(spec), spec
 
 
-class _SearchAgent(BaseAgent):
-    """Settings and bookkeeping shared by the three search agents."""
+class SearchAgent(BaseAgent):
+    """Settings and bookkeeping shared by the search agents: subclass it for a new search
+    (implement `_search(state)`, as the anytime and expectiminimax agents do)."""
 
     def __init__(self, *, depth: int = 2, evaluation: str | Evaluation = "score",
                  allow_stop: bool = True, tie_break: str = "first", index: int = 0) -> None:
@@ -100,21 +101,21 @@ class _SearchAgent(BaseAgent):
         return decision.action
 
 
-class MinimaxAgent(_SearchAgent):
+class MinimaxAgent(SearchAgent):
     """Plays the minimax action: every ghost is assumed to play its worst move for Pacman."""
 
     def _search(self, state: SearchState) -> Decision:
         return minimax(state, self.depth, self.evaluation, actions=self._actions)
 
 
-class AlphaBetaAgent(_SearchAgent):
+class AlphaBetaAgent(SearchAgent):
     """Plays the minimax action, found with alpha-beta pruning."""
 
     def _search(self, state: SearchState) -> Decision:
         return alphabeta(state, self.depth, self.evaluation, actions=self._actions)
 
 
-class ExpectimaxAgent(_SearchAgent):
+class ExpectimaxAgent(SearchAgent):
     """Plays the action of best expected value, ghosts being random (uniform or directional)."""
 
     def __init__(self, *, depth: int = 2, evaluation: str | Evaluation = "score",
@@ -162,12 +163,12 @@ def _switch(name: str, setting: str, value: object) -> bool:
     return value
 
 
-class _AnytimeAgent(_SearchAgent):
+class _AnytimeAgent(SearchAgent):
     """Iterative deepening under a time or node budget, with a transposition table kept
     across moves and move ordering (see `agents.anytime`)."""
 
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
-                 evaluation: str | Evaluation = "better", allow_stop: bool = True,
+                 evaluation: str | Evaluation = "wary", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, index: int = 0) -> None:
         super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
@@ -232,7 +233,7 @@ class IterativeExpectimaxAgent(_AnytimeAgent):
     (`prune`) and an optional, approximate, probability cut-off (`cutoff`)."""
 
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
-                 evaluation: str | Evaluation = "better", allow_stop: bool = True,
+                 evaluation: str | Evaluation = "wary", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, prune: bool = True, cutoff: float = 0.0,
                  ghost_model: str = "uniform", index: int = 0) -> None:

@@ -74,7 +74,8 @@ class Maze:
     __slots__ = (
         "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "cells_by_distance",
         "distance_matrix", "distances", "food_bit", "food_by_distance", "full_step",
-        "ghost_actions", "ghost_moves", "half_step", "is_lazy", "layout", "near",
+        "ghost_actions", "ghost_moves", "half_ends", "half_step", "is_lazy", "layout", "near",
+        "neighbours",
         "pacman_actions", "pacman_moves", "point", "snap", "stride",
     )
 
@@ -185,10 +186,14 @@ class Maze:
             self.cell_at[index] = number
         food_cells = [self.cell_of[self.index(item)] for item in layout.food]
         capsule_cells = [self.cell_of[self.index(item)] for item in layout.capsules]
+        #: per compact cell, its free neighbours' compact numbers
+        self.neighbours = self._neighbours()
+        #: half-way index -> the compact numbers of its two cells (filled as ghosts get there)
+        self.half_ends: dict[int, tuple[int, ...]] = {}
         self.is_lazy = len(self.cells) > eager_max_cells
         if self.is_lazy:
             self.distance_matrix = None
-            lazy = _LazyTables(self._neighbours(), food_bits, food_cells, capsule_bits,
+            lazy = _LazyTables(self.neighbours, food_bits, food_cells, capsule_bits,
                                capsule_cells, row_cache_bytes)
             self.distances = lazy.distances
             self.cells_by_distance = lazy.cells_by_distance
@@ -239,6 +244,15 @@ class Maze:
         distance = min(self.distances[i][j] + extra_a + extra_b
                        for i, extra_a in ends_a for j, extra_b in ends_b)
         return math.inf if distance >= UNREACHABLE else distance
+
+    def distance_to_half(self, row: Sequence[int], index: int) -> float:
+        """The distance from `row`'s cell to the half-way point `index` (a scared ghost):
+        half a step more than to the nearer of its two cells; what `maze_distance` gives."""
+        ends = self.half_ends.get(index)
+        if ends is None:
+            ends = self.half_ends[index] = tuple(cell for cell, _ in self._ends(self.point[index]))
+        distance = min(row[cell] for cell in ends)
+        return math.inf if distance >= UNREACHABLE else distance + 0.5
 
     def _ends(self, position: Point) -> list[tuple[int, float]]:
         x, y = position

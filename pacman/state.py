@@ -307,8 +307,7 @@ class GameState:
         result: list[float] = []
         for where in self._ghosts[0::3]:
             cell = cell_at[where]
-            result.append(row[cell] if cell >= 0 else
-                          maze.maze_distance(maze.point[self._pac], maze.point[where]))
+            result.append(row[cell] if cell >= 0 else maze.distance_to_half(row, where))
         return tuple(result)
 
     def ghost_step_distances(self, agent: int) -> tuple[float, ...]:
@@ -328,6 +327,42 @@ class GameState:
                 target = snap[(where + target) >> 1]
             result.append(row[cell_at[target]])
         return tuple(result)
+
+    def is_trapped(self) -> bool:
+        """True when the cells Pacman reaches strictly before every non-scared ghost hold no
+        loop: Pacman's region is a dead end, or a stretch of corridor whose ends the ghosts
+        reach first, and ghosts that play well corner it there. False without normal ghosts.
+
+        The region is connected (each of its cells is one step beyond another on Pacman's
+        shortest path), so it holds a loop exactly when it has as many links as cells; cells
+        are visited nearest first and the scan stops at the first loop or where the region ends.
+        """
+        maze = self._maze
+        cell_at, distances = maze.cell_at, maze.distances
+        ghosts = self._ghosts
+        rows = [distances[cell_at[where]]
+                for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
+        if not rows:
+            return False
+        here = cell_at[self._pac]
+        own = distances[here]
+        neighbours = maze.neighbours
+        inside: set[int] = set()
+        links = 0
+        frontier = 0  # distance of the farthest region cell seen so far
+        for cell in maze.cells_by_distance[here]:
+            mine = own[cell]
+            if mine > frontier + 1:
+                break
+            if all(mine < row[cell] for row in rows):
+                inside.add(cell)
+                frontier = mine
+                for other in neighbours[cell]:
+                    if other in inside:
+                        links += 1
+                if links >= len(inside):
+                    return False
+        return True
 
     def safe_cell_count(self, limit: int) -> int:
         """How many free cells Pacman reaches strictly before every non-scared ghost (its

@@ -39,11 +39,11 @@ def test_a_fixed_depth_agent_keeps_its_table_across_moves_and_the_plain_values()
     for state in _game_states(12):
         agent.get_action(state)
         assert agent.last_decision is not None
-        assert agent.last_decision.value == alphabeta(state, 3, NAMED["better"]).value
+        assert agent.last_decision.value == alphabeta(state, 3, NAMED["wary"]).value
         expecting.get_action(state)
         assert expecting.last_decision is not None
         assert expecting.last_decision.value == pytest.approx(
-            expectimax(state, 2, NAMED["better"]).value, rel=1e-12)
+            expectimax(state, 2, NAMED["wary"]).value, rel=1e-12)
     assert agent.table is not None and len(agent.table) > 0
 
 
@@ -63,10 +63,10 @@ def test_same_seed_same_game_with_a_node_budget(name: str) -> None:
 def test_descriptions_show_the_budget_and_what_is_off() -> None:
     agent = IterativeExpectimaxAgent(time=0.2, nodes=500, tt=False, prune=False, cutoff=0.01,
                                      ghost_model="directional")
-    assert agent.describe() == ("IterativeExpectimaxAgent depth=64 better time=0.2 nodes=500 "
+    assert agent.describe() == ("IterativeExpectimaxAgent depth=64 wary time=0.2 nodes=500 "
                                 "tt=False ghost_model=directional prune=False cutoff=0.01")
     assert IterativeAlphaBetaAgent().describe() == (
-        "IterativeAlphaBetaAgent depth=64 better time=0.1")
+        "IterativeAlphaBetaAgent depth=64 wary time=0.1")
 
 
 @pytest.mark.parametrize(("settings", "message"), [
@@ -83,14 +83,15 @@ def test_bad_settings_are_one_line_errors(settings: dict[str, object], message: 
 
 
 @pytest.mark.parametrize(("delay_loss", "action", "value"), [
-    (True, "West", -111.0),      # depth 2 still saw a way out: put the loss off
+    (True, "West", -311.0),      # depth 2 still saw a way out: put the loss off
     (False, "East", -1000501.0),  # depth 3 sees only losses: the quickest one (into the ghost)
 ])
 def test_a_lost_position_puts_the_loss_off(delay_loss: bool, action: str, value: float) -> None:
-    """On trappedClassic, 3 plies against perfect ghosts lose whatever Pacman does; with
+    """On trappedClassic (a trap from the start: `wary` takes 200 off), 3 plies against
+    perfect ghosts lose whatever Pacman does; with
     `delay_loss` the agent plays the best move of the deepest search that saw a way out."""
     state = GameState.initial(load_layout("trappedClassic"))
     agent = IterativeAlphaBetaAgent(depth=3, time=0, delay_loss=delay_loss)
     assert agent.get_action(state) == action
     assert agent.last_decision is not None and agent.last_decision.value == value
-    assert [i.value for i in agent.last_decision.iterations] == [-98.0, -111.0, -1000501.0]
+    assert [i.value for i in agent.last_decision.iterations] == [-298.0, -311.0, -1000501.0]

@@ -56,3 +56,70 @@ def test_safe_cells_match_brute_force_on_played_positions(layout: str) -> None:
         if agent == state.num_agents - 1:
             assert state.safe_cell_count(1000) == brute_force_safe(state, 1000)
             assert state.safe_cell_count(10) == brute_force_safe(state, 10)
+
+
+RING = parse_layout("""
+%%%%%%%%%%%%%%%%%
+%   P   %%%%%%%%%
+% %%%%% %%%%%%%%%
+%              G%
+%%%%%%%%%%%%%%%%%
+""")
+
+
+def brute_force_trapped(state: GameState) -> bool:
+    """Pacman's region (cells it reaches strictly first) has no loop: links < cells."""
+    ghosts = [g for g, t in zip(state.ghost_positions, state.scared_timers) if t == 0]
+    if not ghosts:
+        return False
+    region = set()
+    for x in range(state.width):
+        for y in range(state.height):
+            if state.has_wall(x, y):
+                continue
+            mine = state.maze_distance(state.pacman_position, (x, y))
+            if mine != float("inf") and all(mine < state.maze_distance(g, (x, y))
+                                            for g in ghosts):
+                region.add((x, y))
+    links = sum((x + 1, y) in region for x, y in region) + sum(
+        (x, y + 1) in region for x, y in region)
+    return links < len(region)
+
+
+def test_trapped_means_no_loop_in_pacmans_region() -> None:
+    assert GameState.initial(PINCER).is_trapped()  # a corridor both of whose ends are lost
+    assert GameState.initial(PINCER, 1).is_trapped()  # a dead end behind Pacman
+    assert not GameState.initial(PINCER, 0).is_trapped()  # no ghost, no trap
+    ring = GameState.initial(RING)  # the ghost is 8 steps down the tail: the ring is Pacman's
+    assert ring.safe_cell_count(100) == 17 and not ring.is_trapped()
+    for _ in range(3):
+        ring = ring.successor(0, "Stop").successor(1, WEST)
+    # the ghost is as near the ring's corner as Pacman: what is left is a path
+    assert ring.ghost_positions[0] == (12, 1) and ring.is_trapped()
+
+
+@pytest.mark.parametrize("layout", ["smallClassic", "mediumClassic", "trickyClassic"])
+def test_trapped_matches_brute_force_on_played_positions(layout: str) -> None:
+    state = GameState.initial(load_layout(layout))
+    rng = random.Random(f"trap {layout}")
+    seen = set()
+    for turn in range(300):
+        agent = turn % state.num_agents
+        state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+        if state.is_terminal():
+            break
+        if agent == state.num_agents - 1:
+            trapped = state.is_trapped()
+            assert trapped == brute_force_trapped(state)
+            seen.add(trapped)
+    assert seen == {True, False}
+
+
+def test_wary_is_better_minus_200_in_a_trap() -> None:
+    from agents.evaluation import NAMED
+
+    trapped = GameState.initial(load_layout("trappedClassic"))  # ghosts at the dead end
+    free = GameState.initial(RING)
+    assert trapped.is_trapped() and not free.is_trapped()
+    assert NAMED["wary"](trapped) == NAMED["better"](trapped) - 200
+    assert NAMED["wary"](free) == NAMED["better"](free)
