@@ -21,9 +21,9 @@ def add_parser(commands: Any) -> None:
     experiment, which would slow every command down; a test keeps them in step)."""
     assumptions = commands.add_parser(
         "assumptions", help="the lecture's 'Assumptions vs. Reality' table, reproduced")
-    assumptions.add_argument("--games", type=positive_int, default=5,
-                             help="games per cell (default 5, as in the lecture; 100 for the "
-                                  "full run)")
+    assumptions.add_argument("--games", type=positive_int, default=20,
+                             help="games per cell (default 20; the lecture played 5; 100 for "
+                                  "the full run)")
     assumptions.add_argument("-l", "--layout", action="append", metavar="NAME",
                              help="a layout to play on (a name or a .lay file); repeat it for "
                                   "several (default: the family " + ", ".join(FAMILY) + ")")

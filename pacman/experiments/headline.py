@@ -29,7 +29,7 @@ EVALUATION = "stakes"
 DEPTH = 4
 GHOST_DEPTH = 2
 MAX_MOVES = 300
-DEFAULT_GAMES = 5
+DEFAULT_GAMES = 20
 DEFAULT_STORE = Path("results") / "assumptions.db"
 
 ROWS = (("Minimax Pacman", "AlphaBetaAgent"), ("Expectimax Pacman", "ExpectimaxAgent"))
