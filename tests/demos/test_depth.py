@@ -6,18 +6,14 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import Demo, Results, play_matchup, reversals
+from pacman.demos.base import reversals
 from pacman.demos.depth import DEEP, DEMOS, SHALLOW, dots_eaten
+from pacman.demos.runner import play_demo
 from pacman.layout import load_layout
 from pacman.record import Outcome
 from pacman.state import GameState
 
 DEMO = DEMOS[0]
-
-
-def play(demo: Demo, games: int) -> Results:
-    """`games` seeded games (seeds 0, 1, ...) of every matchup, by label."""
-    return {m.label: [play_matchup(m, seed) for seed in range(games)] for m in demo.matchups}
 
 
 def test_the_demo_is_found_by_name_and_only_the_depth_differs() -> None:
@@ -38,7 +34,7 @@ def test_no_dot_is_within_two_moves_of_the_start_and_one_is_within_ten() -> None
 
 
 def test_depth_2_dithers_and_is_caught_depth_10_eats_every_dot_and_wins() -> None:
-    results = play(DEMO, 4)
+    results = play_demo(DEMO, 4, jobs=1)
     shallow, deep = results[SHALLOW.label], results[DEEP.label]
     assert [r.outcome for r in shallow] == [Outcome.LOSS] * 4
     assert [r.pacman_moves for r in shallow] == [122, 94, 36, 54]
@@ -57,7 +53,7 @@ def test_depth_2_dithers_and_is_caught_depth_10_eats_every_dot_and_wins() -> Non
 
 
 def test_the_judge_can_say_no() -> None:
-    results = play(DEMO, 2)
+    results = play_demo(DEMO, 2, jobs=1)
     swapped = {SHALLOW.label: results[DEEP.label], DEEP.label: results[SHALLOW.label]}
     verdict = DEMO.judge(swapped)
     assert not verdict.holds and "The claim needs depth 2 to win at most" in verdict.text
@@ -66,7 +62,7 @@ def test_the_judge_can_say_no() -> None:
 
 @pytest.mark.slow
 def test_full_size_100_games_per_matchup() -> None:
-    results = play(DEMO, 100)
+    results = play_demo(DEMO, 100, jobs=1)
     verdict = DEMO.judge(results)
     assert verdict.holds, verdict.text
     assert sum(r.won for r in results[SHALLOW.label]) == 0

@@ -6,16 +6,11 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import Demo, Results, play_matchup
 from pacman.demos.minexp import DEMOS, EXPECTIMAX, MINIMAX
+from pacman.demos.runner import play_demo
 from pacman.record import Outcome
 
 DEMO = DEMOS[0]
-
-
-def play(demo: Demo, games: int) -> Results:
-    """`games` seeded games (seeds 0, 1, ...) of every matchup, by label."""
-    return {m.label: [play_matchup(m, seed) for seed in range(games)] for m in demo.matchups}
 
 
 def test_the_demo_is_found_by_name_with_the_assignments_settings() -> None:
@@ -27,7 +22,7 @@ def test_the_demo_is_found_by_name_with_the_assignments_settings() -> None:
 
 
 def test_minimax_gives_up_expectimax_wins_about_half() -> None:
-    results = play(DEMO, 10)
+    results = play_demo(DEMO, 10, jobs=1)
     minimax, expectimax = results[MINIMAX.label], results[EXPECTIMAX.label]
     assert all((r.outcome, r.score, r.pacman_moves) == (Outcome.LOSS, -501, 1) for r in minimax)
     assert "".join(r.outcome.value[0] for r in expectimax) == "wllllwlwlw"
@@ -40,7 +35,7 @@ def test_minimax_gives_up_expectimax_wins_about_half() -> None:
 
 
 def test_the_judge_can_say_no() -> None:
-    results = play(DEMO, 4)
+    results = play_demo(DEMO, 4, jobs=1)
     # an expectimax that never wins is not "about half" once there are enough games
     losses = [r for r in results[EXPECTIMAX.label] if not r.won]
     no = DEMO.judge({MINIMAX.label: results[MINIMAX.label],
@@ -53,7 +48,7 @@ def test_the_judge_can_say_no() -> None:
 
 @pytest.mark.slow
 def test_full_size_100_games_per_matchup() -> None:
-    results = play(DEMO, 100)
+    results = play_demo(DEMO, 100, jobs=1)
     verdict = DEMO.judge(results)
     assert verdict.holds, verdict.text
     assert sum(r.won for r in results[MINIMAX.label]) == 0

@@ -6,16 +6,12 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import Demo, Results, play_matchup, summarize
+from pacman.demos.base import summarize
 from pacman.demos.mixed import DEMOS, EXPECTIMAX, EXPECTIMINIMAX, MINIMAX
+from pacman.demos.runner import play_demo
 from pacman.layout import load_layout
 
 DEMO = DEMOS[0]
-
-
-def play(demo: Demo, games: int) -> Results:
-    """`games` seeded games (seeds 0, 1, ...) of every matchup, by label."""
-    return {m.label: [play_matchup(m, seed) for seed in range(games)] for m in demo.matchups}
 
 
 def test_the_demo_is_found_by_name_and_compares_like_with_like() -> None:
@@ -30,7 +26,7 @@ def test_the_demo_is_found_by_name_and_compares_like_with_like() -> None:
 
 
 def test_expectiminimax_beats_minimax_and_expectimax() -> None:
-    results = play(DEMO, 10)
+    results = play_demo(DEMO, 10, jobs=1)
     outcomes = {label: "".join(r.outcome.value[0] for r in games)
                 for label, games in results.items()}
     assert outcomes == {"expectiminimax": "wwwwwwwwww", "minimax": "lllllwlwlw",
@@ -44,7 +40,7 @@ def test_expectiminimax_beats_minimax_and_expectimax() -> None:
 
 
 def test_the_judge_can_say_no() -> None:
-    results = play(DEMO, 3)
+    results = play_demo(DEMO, 3, jobs=1)
     swapped = dict(results, expectiminimax=results["minimax"])
     verdict = DEMO.judge(swapped)
     assert not verdict.holds and "The claim needs expectiminimax" in verdict.text
@@ -53,7 +49,7 @@ def test_the_judge_can_say_no() -> None:
 
 @pytest.mark.slow
 def test_full_size_100_games_per_matchup() -> None:
-    results = play(DEMO, 100)
+    results = play_demo(DEMO, 100, jobs=1)
     verdict = DEMO.judge(results)
     assert verdict.holds, verdict.text
     wins = {label: summarize(games).wins for label, games in results.items()}

@@ -8,18 +8,14 @@ import pytest
 from agents.pacman_agents import AlphaBetaAgent
 from agents.search import alphabeta
 from pacman.demos import find_demo
-from pacman.demos.base import Demo, Results, play_matchup, reversals
+from pacman.demos.base import play_matchup, reversals
+from pacman.demos.runner import play_demo
 from pacman.demos.thrashing import DEMOS, FIXED, SCORE_ONLY, dithering_moves
 from pacman.layout import load_layout
 from pacman.record import Outcome
 from pacman.state import GameState
 
 THRASHING, FIXED_DEMO = DEMOS
-
-
-def play(demo: Demo, games: int) -> Results:
-    """`games` seeded games (seeds 0, 1, ...) of every matchup, by label."""
-    return {m.label: [play_matchup(m, seed) for seed in range(games)] for m in demo.matchups}
 
 
 def test_the_demos_are_found_by_name_and_only_the_evaluation_differs() -> None:
@@ -46,7 +42,7 @@ def test_at_the_start_eating_now_and_eating_a_move_later_tie() -> None:
 
 
 def test_score_only_pacman_goes_back_and_forth_beside_the_dots() -> None:
-    results = play(THRASHING, 6)[SCORE_ONLY.label]
+    results = play_demo(THRASHING, 6, jobs=1)[SCORE_ONLY.label]
     assert "".join(r.outcome.value[0] for r in results) == "wllcwl"
     assert results[0].actions[::2][:6] == ("West", "East") * 3
     assert [dithering_moves(SCORE_ONLY, r) for r in results] == [73, 11, 43, 138, 65, 25]
@@ -58,7 +54,7 @@ def test_score_only_pacman_goes_back_and_forth_beside_the_dots() -> None:
 
 
 def test_the_food_evaluation_eats_at_once_and_wins() -> None:
-    results = play(FIXED_DEMO, 6)[FIXED.label]
+    results = play_demo(FIXED_DEMO, 6, jobs=1)[FIXED.label]
     assert [r.outcome for r in results] == [Outcome.WIN] * 6
     assert [r.pacman_moves for r in results] == [18, 20, 18, 18, 14, 14]
     assert [dithering_moves(FIXED, r) for r in results] == [0] * 6
@@ -79,8 +75,8 @@ def test_the_judges_can_say_no() -> None:
 
 @pytest.mark.slow
 def test_full_size_100_games() -> None:
-    thrashing = play(THRASHING, 100)
-    fixed = play(FIXED_DEMO, 100)
+    thrashing = play_demo(THRASHING, 100, jobs=1)
+    fixed = play_demo(FIXED_DEMO, 100, jobs=1)
     assert THRASHING.judge(thrashing).holds and FIXED_DEMO.judge(fixed).holds
     assert sum(r.won for r in thrashing[SCORE_ONLY.label]) == 31
     assert min(dithering_moves(SCORE_ONLY, r) for r in thrashing[SCORE_ONLY.label]) == 11

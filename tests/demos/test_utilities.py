@@ -6,16 +6,11 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import Demo, Results, play_matchup
+from pacman.demos.runner import play_demo
 from pacman.demos.utilities import COMPETITIVE, COOPERATIVE, DEMOS, catches, mean_ghost_gap
 from pacman.layout import load_layout
 
 DEMO = DEMOS[0]
-
-
-def play(demo: Demo, games: int) -> Results:
-    """`games` seeded games (seeds 0, 1, ...) of every matchup, by label."""
-    return {m.label: [play_matchup(m, seed) for seed in range(games)] for m in demo.matchups}
 
 
 def test_the_demo_is_found_by_name_on_its_own_layout() -> None:
@@ -26,7 +21,7 @@ def test_the_demo_is_found_by_name_on_its_own_layout() -> None:
 
 
 def test_cooperative_ghosts_catch_pacman_competitive_ones_let_it_go() -> None:
-    results = play(DEMO, 10)
+    results = play_demo(DEMO, 10, jobs=1)
     together, apart = results["cooperative"], results["competitive"]
     assert "".join(r.outcome.value[0] for r in together) == "wllllwlwll"
     assert [r.pacman_moves for r in together[:6]] == [69, 26, 26, 26, 35, 66]
@@ -41,7 +36,7 @@ def test_cooperative_ghosts_catch_pacman_competitive_ones_let_it_go() -> None:
 
 
 def test_the_judge_can_say_no() -> None:
-    results = play(DEMO, 3)
+    results = play_demo(DEMO, 3, jobs=1)
     swapped = {"cooperative": results["competitive"], "competitive": results["cooperative"]}
     verdict = DEMO.judge(swapped)
     assert not verdict.holds and "The claim needs cooperative ghosts" in verdict.text
@@ -50,7 +45,7 @@ def test_the_judge_can_say_no() -> None:
 
 @pytest.mark.slow
 def test_full_size_100_games_per_matchup() -> None:
-    results = play(DEMO, 100)
+    results = play_demo(DEMO, 100, jobs=1)
     verdict = DEMO.judge(results)
     assert verdict.holds, verdict.text
     assert catches(results["cooperative"]) == 83 and catches(results["competitive"]) == 0
