@@ -31,7 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.search import ActionGenerator, ChanceModel
+from agents.search import ActionGenerator, ChanceModel, _legal_actions
+from pacman.stack import with_room
 
 __all__ = [
     "CHANCE", "MAX", "MIN", "AnytimeDecision", "Bounds", "Iteration", "MoveOrder",
@@ -57,7 +58,8 @@ class _OutOfBudget(Exception):
 
 
 class TranspositionTable:
-    """Search results by (state, agent to move): `(depth, bound type, value, best action)`.
+    """Search results by (state, agent to move): `(depth, bound type, value, best action,
+    the actions in heuristic order)` (the order is None where no heuristic ran).
 
     Kept across iterations and moves. When it holds more than `max_entries` it is emptied
     (between searches, so a search is never left half-cached).
@@ -65,7 +67,7 @@ class TranspositionTable:
 
     def __init__(self, max_entries: int = 400_000) -> None:
         self.max_entries = max_entries
-        self.entries: dict[tuple[Any, int], tuple[int, int, float, Any]] = {}
+        self.entries: dict[tuple[Any, int], tuple[int, int, float, Any, Any]] = {}
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -143,6 +145,7 @@ def _kind_codes(kinds: Sequence[str], num_agents: int) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+@with_room
 def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
                      kinds: Sequence[str] | None = None, max_depth: int = 64,
                      time_limit: float | None = None, node_limit: int | None = None,
@@ -161,7 +164,7 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive integer (plies), got {max_depth!r}")
-    legal: ActionGenerator = actions or (lambda s, agent: s.legal_actions(agent))
+    legal: ActionGenerator = actions or _legal_actions
     codes = _kind_codes(kinds or [MAX] + [MIN] * (state.num_agents - 1), state.num_agents)
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
@@ -218,6 +221,7 @@ class _Iteration:
         """Search to `depth` plies; root actions start with `first`. Returns the action, value
         and every root action reaching the value (in search order)."""
         state, evaluate, kinds, legal = self.state, self.evaluate, self.kinds, self.legal
+        own_legal = legal is _legal_actions  # the state's own: called directly, it is hot
         use_table = self.table is not None
         entries = self.table.entries if self.table is not None else {}
         ordering, order, bounds, chance = self.ordering, self.order, self.bounds, self.chance
@@ -247,29 +251,49 @@ class _Iteration:
             if generated >= checkpoint:
                 budget.check(generated)
                 checkpoint = budget.next_check(generated)
-            move = None
+            acts = s.legal_actions(agent) if own_legal else legal(s, agent)
+            if not acts:
+                return evaluate(s)
+            if agent == last:
+                nxt, nd = 0, d - 1
+            else:
+                nxt, nd = agent + 1, d
+            move = ordered = None
             # the nodes just above the leaves are cheaper to search again than to store
             cached = use_table and (d > 1 or agent != last)
             if cached:
                 key = (s, agent)
                 entry = entries.get(key)
                 if entry is not None:
-                    depth_, flag, stored, move = entry
+                    depth_, flag, stored, move, ordered = entry
                     if depth_ == d and (flag == _EXACT or (flag == _LOWER and stored > beta)
                                         or (flag == _UPPER and stored < alpha)):
                         horizon = True  # not known: the stored search may have reached it
                         return stored
-            acts = legal(s, agent)
-            if not acts:
-                return evaluate(s)
-            if ordering:
-                acts = arrange(s, agent, acts, move)
-            if agent == last:
-                nxt, nd = 0, d - 1
-            else:
-                nxt, nd = agent + 1, d
-            succ = s.successor
             kind = kinds[agent]
+            if len(acts) == 1 and kind != CHANCE:
+                # a forced move (a ghost in a corridor): the node is worth its one child
+                best = acts[0]
+                c = s.successor(agent, best)
+                generated += 1
+                if c.is_win() or c.is_lose():
+                    v = evaluate(c)
+                elif nd == 0:
+                    v = leaf(c)
+                else:
+                    v = node(c, nxt, nd, alpha, beta, prob)
+                if cached:
+                    entries[key] = (d, _LOWER if v > beta else _UPPER if v < alpha else _EXACT,
+                                    v, best, None)
+                return v
+            if ordering:
+                # the heuristic order is kept in the table: later iterations reuse it
+                if ordered is None:
+                    ordered = order(s, agent, acts) if order is not None else acts
+                acts = ordered
+                if move is not None and acts[0] != move:
+                    acts = [move, *(a for a in acts if a != move)]
+            succ = s.successor
             best = None
             if kind == MAX:
                 v = -_INF
@@ -312,7 +336,7 @@ class _Iteration:
             else:
                 v, flag = chance_node(s, agent, acts, nxt, nd, d, alpha, beta, prob)
             if cached:
-                entries[key] = (d, flag, v, best)
+                entries[key] = (d, flag, v, best, ordered)
             return v
 
         def chance_node(s: Any, agent: int, acts: Sequence[Any], nxt: int, nd: int, d: int,
@@ -402,5 +426,5 @@ class _Iteration:
         if not best_actions:
             raise ValueError("the evaluation returned NaN for every root action")
         if use_table:
-            entries[(state, 0)] = (depth, _EXACT, best_value, best_actions[0])
+            entries[(state, 0)] = (depth, _EXACT, best_value, best_actions[0], None)
         return best_actions[0], best_value, tuple(best_actions)

@@ -30,8 +30,10 @@ from agents.search import (
     Decision,
     SearchState,
     _check_root,
+    _legal_actions,
     _RootChoice,
 )
+from pacman.stack import with_room
 
 __all__ = ["KINDS", "MaxnDecision", "Utilities", "check_kinds", "expectiminimax", "maxn"]
 
@@ -62,10 +64,7 @@ class MaxnDecision:
     best_actions: tuple[Any, ...]
 
 
-def _legal_actions(state: SearchState, agent: int) -> Sequence[Any]:
-    return state.legal_actions(agent)
-
-
+@with_room
 def maxn(state: S, depth: int, utilities: Callable[[S], Sequence[float]], *,
          actions: ActionGenerator | None = None) -> MaxnDecision:
     """Max^n to `depth` plies: every agent maximises its own component of `utilities`."""
@@ -143,6 +142,7 @@ def check_kinds(kinds: Sequence[str], num_agents: int) -> tuple[str, ...]:
     return layers
 
 
+@with_room
 def expectiminimax(state: S, depth: int, evaluate: Callable[[S], float], *,
                    kinds: Sequence[str], chance: ChanceModel | None = None,
                    actions: ActionGenerator | None = None) -> Decision:

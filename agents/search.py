@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from pacman.stack import with_room
+
 __all__ = [
     "ActionGenerator",
     "ChanceModel",
@@ -128,6 +130,7 @@ class _RootChoice:
         return Decision(self.best_actions[0], self.best, generated, tuple(self.best_actions))
 
 
+@with_room
 def minimax(state: S, depth: int, evaluate: Callable[[S], float], *,
             actions: ActionGenerator | None = None) -> Decision:
     """Full minimax to `depth` plies: agent 0 maximises, every other agent minimises."""
@@ -203,6 +206,7 @@ def minimax(state: S, depth: int, evaluate: Callable[[S], float], *,
     return choice.decision(generated)
 
 
+@with_room
 def alphabeta(state: S, depth: int, evaluate: Callable[[S], float], *,
               actions: ActionGenerator | None = None) -> Decision:
     """Minimax with alpha-beta pruning (strict inequalities); same value and best actions."""
@@ -301,6 +305,7 @@ def alphabeta(state: S, depth: int, evaluate: Callable[[S], float], *,
     return choice.decision(generated)
 
 
+@with_room
 def expectimax(state: S, depth: int, evaluate: Callable[[S], float], *,
                actions: ActionGenerator | None = None,
                chance: ChanceModel | None = None) -> Decision:

@@ -40,8 +40,9 @@ class GameState:
 
     # `_ghosts` is flat, (index, direction, scared timer) per ghost: one ghost move then
     # rebuilds a single small tuple, which keeps `successor` cheap.
-    __slots__ = ("_capsules", "_food", "_ghosts", "_maze", "_pac", "_pac_dir", "_result",
-                 "_score")
+    # `_hash` caches the hash (a search looks each state up in its table more than once).
+    __slots__ = ("_capsules", "_food", "_ghosts", "_hash", "_maze", "_pac", "_pac_dir",
+                 "_result", "_score")
 
     _maze: Maze
     _pac: int
@@ -51,6 +52,7 @@ class GameState:
     _capsules: int
     _score: int
     _result: int
+    _hash: int | None
 
     @classmethod
     def initial(cls, layout: Layout, num_ghosts: int | None = None) -> GameState:
@@ -64,7 +66,7 @@ class GameState:
                               for item in (maze.index(start), STOP, 0))
         state._food = (1 << len(layout.food)) - 1
         state._capsules = (1 << len(layout.capsules)) - 1
-        state._score, state._result = 0, PLAYING
+        state._score, state._result, state._hash = 0, PLAYING, None
         return state
 
     # ----------------------------------------------------------------- the rules
@@ -126,7 +128,7 @@ class GameState:
             state._maze, state._pac = maze, pac
             state._pac_dir = self._pac_dir if action is STOP else action
             state._ghosts, state._food, state._capsules = ghosts, food, capsules
-            state._score, state._result = score, result
+            state._score, state._result, state._hash = score, result, None
             return state
         at = 3 * (agent - 1)
         if not 0 <= at < len(self._ghosts):
@@ -157,7 +159,7 @@ class GameState:
         state = GameState()
         state._maze, state._pac, state._pac_dir = maze, self._pac, self._pac_dir
         state._ghosts, state._food, state._capsules = tuple(items), self._food, self._capsules
-        state._score, state._result = score, result
+        state._score, state._result, state._hash = score, result, None
         return state
 
     def is_win(self) -> bool:
@@ -379,14 +381,21 @@ class GameState:
             return min(limit, len(reachable))
         own = distances[here]
         count = 0
-        # nearest cells first: the count usually reaches `limit` after a few cells
+        # Nearest cells first: the count usually reaches `limit` after a few cells. The region
+        # is connected along shortest paths (the cell before a region cell on Pacman's way is
+        # in it too), so once a whole distance passes without one, no farther cell is in it.
+        frontier = 0  # distance of the farthest region cell seen so far
         if len(rows) == 1:
             theirs = rows[0]
             for cell in reachable:
-                if own[cell] < theirs[cell]:
+                mine = own[cell]
+                if mine < theirs[cell]:
                     count += 1
                     if count >= limit:
                         break
+                    frontier = mine
+                elif mine > frontier + 1:
+                    break
             return count
         if len(rows) == 2:
             first, second = rows
@@ -396,6 +405,9 @@ class GameState:
                     count += 1
                     if count >= limit:
                         break
+                    frontier = mine
+                elif mine > frontier + 1:
+                    break
             return count
         for cell in reachable:
             mine = own[cell]
@@ -403,6 +415,9 @@ class GameState:
                 count += 1
                 if count >= limit:
                     break
+                frontier = mine
+            elif mine > frontier + 1:
+                break
         return count
 
     def maze_distance(self, a: Point, b: Point) -> float:
@@ -410,18 +425,34 @@ class GameState:
         return self._maze.maze_distance(a, b)
 
     # ----------------------------------------------------------------- value semantics
-    def _key(self) -> tuple[Any, ...]:
-        return (self._pac, self._pac_dir, self._ghosts, self._food, self._capsules,
-                self._score, self._result)
-
+    # __eq__ and __hash__ spell the key out: a search's transposition table calls them for
+    # every node it looks up.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
             return NotImplemented
-        return self._key() == other._key() and (
-            self._maze is other._maze or self._maze.layout == other._maze.layout)
+        return (self._pac == other._pac and self._ghosts == other._ghosts
+                and self._food == other._food and self._capsules == other._capsules
+                and self._pac_dir == other._pac_dir and self._score == other._score
+                and self._result == other._result
+                and (self._maze is other._maze or self._maze.layout == other._maze.layout))
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        value = self._hash
+        if value is None:
+            value = self._hash = hash((self._pac, self._pac_dir, self._ghosts, self._food,
+                                       self._capsules, self._score, self._result))
+        return value
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # without the cached hash: string hashes differ from one process to the next
+        slots = {name: getattr(self, name) for name in self.__slots__}
+        slots["_hash"] = None
+        return None, slots
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self._hash = None
 
     def __repr__(self) -> str:
         return (f"GameState(pacman={self.pacman_position}, ghosts={self.ghost_positions}, "

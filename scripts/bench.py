@@ -263,15 +263,16 @@ def bench_big(repeat: int, moves: int = 5) -> dict[str, Any]:
     return figures
 
 
-def midgame_positions(count: int, seed: int) -> list[GameState]:
+def midgame_pairs(count: int, seed: int) -> list[tuple[GameState, GameState]]:
     """`count` mediumClassic positions from the middle of real games (alpha-beta depth 2 with
-    `better` against two directional ghosts), Pacman to move: food eaten, ghosts hunting."""
+    `better` against two directional ghosts), Pacman to move: food eaten, ghosts hunting. Each
+    comes after the position of Pacman's move before it."""
     from agents.ghosts import DirectionalGhost
     from agents.pacman_agents import AlphaBetaAgent
 
     layout = load_layout("mediumClassic")
     rng = random.Random(seed)
-    found: list[GameState] = []
+    found: list[tuple[GameState, GameState]] = []
     game = 0
     while len(found) < count:
         record = run_game(layout, AlphaBetaAgent(depth=2, evaluation="better"),
@@ -284,16 +285,18 @@ def midgame_positions(count: int, seed: int) -> list[GameState]:
             if turn % state.num_agents == 0 and not state.is_terminal():
                 states.append(state)
             state = state.successor(turn % state.num_agents, action)
-        middle = [s for s in states[20:] if 0.2 < s.food_count / len(layout.food) < 0.8]
-        found += rng.sample(middle, min(2, len(middle)))
+        middle = [i for i in range(20, len(states))
+                  if 0.2 < states[i].food_count / len(layout.food) < 0.8]
+        found += [(states[i - 1], states[i]) for i in rng.sample(middle, min(2, len(middle)))]
     return found[:count]
 
 
 def bench_anytime(repeat: int) -> dict[str, Any]:
     """Plain alpha-beta vs the anytime search's enhancements (table, ordering) from 20
     mid-game mediumClassic positions: nodes and seconds to complete depths 6, 8 and 10 (root
-    values asserted equal), the depth completed in 0.1 s and 1 s per move; expectimax at depth
-    4 with and without exact (Star1) pruning."""
+    values asserted equal), the depth completed in 0.1 s and 1 s per move, with a new table
+    and with the table of the move before (as the agents play); expectimax at depth 4 with and
+    without exact (Star1) pruning."""
     import statistics
 
     from agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
@@ -302,7 +305,8 @@ def bench_anytime(repeat: int) -> dict[str, Any]:
     from agents.search import alphabeta, expectimax
 
     better = NAMED["better"]
-    states = midgame_positions(20, seed=10)
+    pairs = midgame_pairs(20, seed=10)
+    states = [position for _, position in pairs]
     figures: dict[str, Any] = {}
     for depth in (6, 8, 10):
         plain_nodes = plain_time = nodes = seconds = 0.0
@@ -325,12 +329,21 @@ def bench_anytime(repeat: int) -> dict[str, Any]:
         figures[f"d{depth}_node_ratio"] = nodes / plain_nodes
         figures[f"d{depth}_time_ratio"] = seconds / plain_time
     for budget in (0.1, 1.0):
-        depths = [iterative_search(state, better, time_limit=budget, table=TranspositionTable(),
-                                   order=order).depth for state in states]
-        label = f"depth_in_{budget:g}s"
-        figures[f"{label}_min"] = min(depths)
-        figures[f"{label}_median"] = statistics.median(depths)
-        figures[f"{label}_max"] = max(depths)
+        # cold: a new table for each position; warm: the table of the agent's move before,
+        # as the iterative agents keep theirs from move to move
+        cold, warm = [], []
+        for before, state in pairs:
+            cold.append(iterative_search(state, better, time_limit=budget,
+                                         table=TranspositionTable(), order=order).depth)
+            table = TranspositionTable()
+            iterative_search(before, better, time_limit=budget, table=table, order=order)
+            warm.append(iterative_search(state, better, time_limit=budget, table=table,
+                                         order=order).depth)
+        for label, depths in ((f"depth_in_{budget:g}s", cold),
+                              (f"depth_in_{budget:g}s_warm", warm)):
+            figures[f"{label}_min"] = min(depths)
+            figures[f"{label}_median"] = statistics.median(depths)
+            figures[f"{label}_max"] = max(depths)
     plain_nodes = pruned_nodes = 0
     plain_time = pruned_time = 0.0
     for state in states:

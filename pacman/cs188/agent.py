@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pacman.cs188.state import CS188GameState, GameContext
+from pacman.stack import call_with_room
 from pacman.state import GameState
 
 __all__ = ["StudentAgent", "build_student_agent", "cs188_arguments"]
@@ -83,8 +84,9 @@ class StudentAgent:
             register(self.wrap(state))
 
     def get_action(self, state: GameState) -> Any:
-        """The agent's `getAction` on the classic view of `state`."""
-        return self.agent.getAction(self.wrap(state))
+        """The agent's `getAction` on the classic view of `state`, with room on the frame stack
+        for a deep recursive search (`pacman.stack`)."""
+        return call_with_room(self.agent.getAction, self.wrap(state))
 
     def final(self, state: GameState) -> None:
         """Call the agent's `final` if it has one."""

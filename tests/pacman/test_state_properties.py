@@ -189,7 +189,8 @@ def reference_view(ref: Reference) -> dict[str, Any]:
 
 
 def snapshot(state: GameState) -> tuple[Any, ...]:
-    return (str(state), repr(state), hash(state), state._key(), view(state),
+    return (str(state), repr(state), hash(state),
+            tuple(getattr(state, slot) for slot in GameState.__slots__), view(state),
             state.food_count, state.capsule_count, state.num_agents)
 
 
