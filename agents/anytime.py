@@ -11,7 +11,9 @@ expectiminimax), with four enhancements, each of which can be switched off:
   iteration to depth d returns exactly the value of the plain search to depth d. Nodes just
   above the leaves are not stored: searching them again is cheaper;
 - move ordering: the table's best move first (the previous iteration's choice), then cheap
-  heuristics (`order`, e.g. ghosts heading for Pacman first);
+  heuristics (`order`, e.g. ghosts heading for Pacman first), computed once per node and kept
+  in its table entry; a MIN or MAX node with one legal move (a ghost in a corridor) is worth
+  its child, and is not ordered at all;
 - exact pruning at chance nodes (Star1, Ballard 1983): with bounds `[lo, hi]` on every value
   below a node (`bounds(state, plies)`, from the evaluation's range), a chance node stops as
   soon as its expected value can no longer reach the window;
@@ -231,15 +233,6 @@ class _Iteration:
         checkpoint = budget.next_check(generated)
         horizon = False
 
-        def arrange(s: Any, agent: int, acts: Sequence[Any], first: Any) -> Sequence[Any]:
-            if len(acts) < 2:
-                return acts
-            if order is not None:
-                acts = order(s, agent, acts)
-            if first is not None and acts[0] != first and first in acts:
-                acts = [first, *(a for a in acts if a != first)]
-            return acts
-
         def leaf(c: Any) -> float:
             nonlocal horizon
             horizon = True
@@ -396,7 +389,10 @@ class _Iteration:
 
         root = legal(state, 0)
         if ordering:
-            root = arrange(state, 0, root, first)
+            if order is not None:
+                root = order(state, 0, root)
+            if first is not None and root[0] != first:
+                root = [first, *(a for a in root if a != first)]
         single = len(kinds) == 1
         alpha = -_INF
         best_value = -_INF
