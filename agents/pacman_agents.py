@@ -101,31 +101,52 @@ class SearchAgent(BaseAgent):
         return decision.action
 
 
-class MinimaxAgent(SearchAgent):
+class _TracingSearchAgent(SearchAgent):
+    """A search agent whose searches can be traced (`trace=true`: each move's decision then
+    carries the explored tree, and a recorded game keeps its summary, see `agents.trace`)."""
+
+    #: settings that change what the agent reports, never how it plays: batches leave them
+    #: out of a configuration (so a game's seed does not depend on them)
+    observing_settings = ("trace",)
+
+    def __init__(self, *, depth: int = 2, evaluation: str | Evaluation = "score",
+                 allow_stop: bool = True, tie_break: str = "first", trace: bool = False,
+                 index: int = 0) -> None:
+        super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
+                         tie_break=tie_break, index=index)
+        if not isinstance(trace, bool):
+            raise ValueError(f"{type(self).__name__}: trace must be true or false, got "
+                             f"{trace!r}")
+        self.trace = trace
+
+
+class MinimaxAgent(_TracingSearchAgent):
     """Plays the minimax action: every ghost is assumed to play its worst move for Pacman."""
 
     def _search(self, state: SearchState) -> Decision:
-        return minimax(state, self.depth, self.evaluation, actions=self._actions)
+        return minimax(state, self.depth, self.evaluation, actions=self._actions,
+                       trace=self.trace)
 
 
-class AlphaBetaAgent(SearchAgent):
+class AlphaBetaAgent(_TracingSearchAgent):
     """Plays the minimax action, found with alpha-beta pruning."""
 
     def _search(self, state: SearchState) -> Decision:
-        return alphabeta(state, self.depth, self.evaluation, actions=self._actions)
+        return alphabeta(state, self.depth, self.evaluation, actions=self._actions,
+                         trace=self.trace)
 
 
-class ExpectimaxAgent(SearchAgent):
+class ExpectimaxAgent(_TracingSearchAgent):
     """Plays the action of best expected value, ghosts being random (uniform or directional)."""
 
     def __init__(self, *, depth: int = 2, evaluation: str | Evaluation = "score",
                  allow_stop: bool = True, tie_break: str = "first",
-                 ghost_model: str = "uniform", index: int = 0) -> None:
+                 ghost_model: str = "uniform", trace: bool = False, index: int = 0) -> None:
         if ghost_model not in GHOST_MODELS:
             raise ValueError(f"{type(self).__name__}: unknown ghost_model {ghost_model!r} "
                              f"(choose {' or '.join(GHOST_MODELS)})")
         super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
-                         tie_break=tie_break, index=index)
+                         tie_break=tie_break, trace=trace, index=index)
         self.ghost_model = ghost_model
         self._chance: ChanceModel | None = None
         if ghost_model == "directional":
@@ -138,7 +159,7 @@ class ExpectimaxAgent(SearchAgent):
 
     def _search(self, state: SearchState) -> Decision:
         return expectimax(state, self.depth, self.evaluation, actions=self._actions,
-                          chance=self._chance)
+                          chance=self._chance, trace=self.trace)
 
 
 def _ghosts_closing_in_first(state: Any, agent: int, actions: Sequence[Any]) -> Sequence[Any]:

@@ -206,9 +206,18 @@ def agent_names(role: str) -> list[str]:
 def make_agent(name: str, role: str, settings: Mapping[str, Any] | None = None,
                index: int | None = None) -> Any:
     """Build an agent by name with keyword settings; bad names/settings raise RegistryError."""
+    return build_agent(agent_class(name, role), settings, index)
+
+
+def agent_class(name: str, role: str) -> type:
+    """The class an agent name stands for (see `find_agent`)."""
     found = find_agent(name, role)
-    cls = found.load() if isinstance(found, AgentEntry) else found
-    return build_agent(cls, settings, index)
+    return found.load() if isinstance(found, AgentEntry) else found
+
+
+def accepts_setting(name: str, role: str, setting: str) -> bool:
+    """True if the agent named `name` takes the keyword setting `setting`."""
+    return _accepts(agent_class(name, role), setting)
 
 
 def build_agent(cls: type, settings: Mapping[str, Any] | None = None,

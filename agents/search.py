@@ -19,10 +19,13 @@ closures with everything bound once, and a node counter local to each call.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pacman.stack import with_room
+
+if TYPE_CHECKING:
+    from agents.trace import SearchTrace
 
 __all__ = [
     "ActionGenerator",
@@ -88,6 +91,7 @@ class Decision:
     value: float
     nodes_generated: int
     best_actions: tuple[Any, ...]
+    trace: SearchTrace | None = field(default=None, compare=False, repr=False)
 
 
 def _legal_actions(state: SearchState, agent: int) -> Sequence[Any]:
@@ -130,10 +134,20 @@ class _RootChoice:
         return Decision(self.best_actions[0], self.best, generated, tuple(self.best_actions))
 
 
+def _traced(method: str, state: Any, depth: int, evaluate: Callable[[Any], float],
+            actions: ActionGenerator | None, chance: ChanceModel | None = None) -> Decision:
+    from agents.trace import traced_search
+
+    return traced_search(method, state, depth, evaluate, actions=actions, chance=chance)
+
+
 @with_room
 def minimax(state: S, depth: int, evaluate: Callable[[S], float], *,
-            actions: ActionGenerator | None = None) -> Decision:
-    """Full minimax to `depth` plies: agent 0 maximises, every other agent minimises."""
+            actions: ActionGenerator | None = None, trace: bool = False) -> Decision:
+    """Full minimax to `depth` plies: agent 0 maximises, every other agent minimises.
+    `trace=True` records the explored tree in the decision's `trace` (`agents.trace`)."""
+    if trace:
+        return _traced("minimax", state, depth, evaluate, actions)
     legal = _legal_actions if actions is None else actions
     root_actions = _check_root(state, depth, legal)
     last = state.num_agents - 1
@@ -208,8 +222,11 @@ def minimax(state: S, depth: int, evaluate: Callable[[S], float], *,
 
 @with_room
 def alphabeta(state: S, depth: int, evaluate: Callable[[S], float], *,
-              actions: ActionGenerator | None = None) -> Decision:
-    """Minimax with alpha-beta pruning (strict inequalities); same value and best actions."""
+              actions: ActionGenerator | None = None, trace: bool = False) -> Decision:
+    """Minimax with alpha-beta pruning (strict inequalities); same value and best actions.
+    `trace=True` records the explored tree in the decision's `trace` (`agents.trace`)."""
+    if trace:
+        return _traced("alphabeta", state, depth, evaluate, actions)
     legal = _legal_actions if actions is None else actions
     root_actions = _check_root(state, depth, legal)
     last = state.num_agents - 1
@@ -308,8 +325,11 @@ def alphabeta(state: S, depth: int, evaluate: Callable[[S], float], *,
 @with_room
 def expectimax(state: S, depth: int, evaluate: Callable[[S], float], *,
                actions: ActionGenerator | None = None,
-               chance: ChanceModel | None = None) -> Decision:
-    """Expectimax: agent 0 maximises, every other agent is a chance node (uniform by default)."""
+               chance: ChanceModel | None = None, trace: bool = False) -> Decision:
+    """Expectimax: agent 0 maximises, every other agent is a chance node (uniform by default).
+    `trace=True` records the explored tree in the decision's `trace` (`agents.trace`)."""
+    if trace:
+        return _traced("expectimax", state, depth, evaluate, actions, chance)
     legal = _legal_actions if actions is None else actions
     root_actions = _check_root(state, depth, legal)
     last = state.num_agents - 1

@@ -21,7 +21,8 @@ class Agent(Protocol):
 
     Optional hooks, called when present: `set_rng(rng)` (the game's generator, before the
     game), `register_initial_state(state)`, `final(state)`, `describe() -> str`, and a
-    `last_decision` attribute with `nodes_generated` (search agents) for the record.
+    `last_decision` attribute with `nodes_generated` (search agents) and, for a traced search,
+    a `trace` whose `summary()` the record keeps.
     """
 
     def get_action(self, state: GameState) -> Any:
@@ -71,6 +72,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
     think = [0.0] * len(agents)
     actions: list[str] = []
     nodes: list[int | None] = []
+    traces: list[dict[str, Any] | None] = []
     move_times: list[float] = []
     pacman_moves = 0
     outcome: Outcome | None = None
@@ -143,6 +145,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                             if not isinstance(move_nodes, int) or isinstance(move_nodes, bool):
                                 move_nodes = None
                         nodes.append(move_nodes)
+                        traces.append(_trace_summary(decision))
                     if show:
                         display.update(state, MoveInfo(index, name, seconds, move_nodes,
                                                        pacman_moves))
@@ -167,9 +170,20 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
         layout=layout.name, seed=seed, agents=tuple(names), outcome=outcome, score=state.score,
         pacman_moves=pacman_moves, actions=tuple(actions), fault_agent=fault_agent,
         fault=fault, pacman_nodes=tuple(nodes), think_time=tuple(think),
-        pacman_move_times=tuple(move_times))
+        pacman_move_times=tuple(move_times),
+        pacman_traces=tuple(traces) if any(t is not None for t in traces) else ())
     display.finish(state, record)
     return record
+
+
+def _trace_summary(decision: object) -> dict[str, Any] | None:
+    """The summary of a traced search's decision (`agents.trace`), or None."""
+    try:
+        summary = getattr(getattr(decision, "trace", None), "summary", None)
+        result = summary() if callable(summary) else None
+    except Exception:  # agent code: a broken trace is no trace, never a lost game
+        return None
+    return result if isinstance(result, dict) else None
 
 
 #: a legal action (a Direction or its string) -> its name; Direction hashes as its string

@@ -39,6 +39,9 @@ class GameRecord:
     pacman_nodes: tuple[int | None, ...] = ()
     think_time: tuple[float, ...] = field(default=(), compare=False)
     pacman_move_times: tuple[float, ...] = field(default=(), compare=False)
+    #: a traced search's summary for each Pacman move (None where it was not traced); empty
+    #: when no move was traced (`agents.trace`)
+    pacman_traces: tuple[dict[str, Any] | None, ...] = field(default=(), compare=False)
 
     @property
     def won(self) -> bool:
@@ -54,6 +57,7 @@ class GameRecord:
             "fault_agent": self.fault_agent, "fault": self.fault,
             "pacman_nodes": list(self.pacman_nodes), "think_time": list(self.think_time),
             "pacman_move_times": list(self.pacman_move_times),
+            **({"pacman_traces": list(self.pacman_traces)} if self.pacman_traces else {}),
         }
 
     @classmethod
@@ -76,7 +80,14 @@ class GameRecord:
                                for n in data.get("pacman_nodes", ())),
             think_time=tuple(float(t) for t in data.get("think_time", ())),
             pacman_move_times=tuple(float(t) for t in data.get("pacman_move_times", ())),
+            pacman_traces=tuple(_trace(t) for t in data.get("pacman_traces", ())),
         )
+
+
+def _trace(value: Any) -> dict[str, Any] | None:
+    if value is not None and not isinstance(value, dict):
+        raise ValueError(f"a move's trace must be an object or null, got {type(value).__name__}")
+    return value
 
 
 def _whole(value: Any, name: str) -> int:

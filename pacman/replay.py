@@ -18,7 +18,8 @@ agents. `verify` plays the recorded actions again and reports *every* field that
   timeout, a capped game relabelled stopped, two legal ghost moves swapped with the same end)
   is reported under the field's name.
 - **Informational**, never checked (only their types and lengths): `package_version`,
-  `think_time`, `pacman_move_times` -- measurements and provenance, not results.
+  `think_time`, `pacman_move_times` -- measurements and provenance, not results -- and
+  `pacman_traces` (a traced search's summary per Pacman move, or null: `pacman play --trace`).
 
 A replay without a digest (written before digests, or with the digest removed) is checked as
 far as the re-simulation goes; `Verdict.unverified` names what it could not check (the seed
@@ -52,7 +53,7 @@ DIGEST_ALGORITHM = "sha256"
 DIGEST_FIELDS = ("layout", "layout_text", "num_ghosts", "seed", "agents", "outcome", "score",
                  "pacman_moves", "actions", "fault_agent", "fault", "pacman_nodes")
 #: fields shown but never checked: measurements and provenance
-INFORMATIONAL_FIELDS = ("package_version", "think_time", "pacman_move_times")
+INFORMATIONAL_FIELDS = ("package_version", "think_time", "pacman_move_times", "pacman_traces")
 #: what the re-simulation checks (the layout name only for shipped layouts)
 SIMULATED_FIELDS = ("actions", "score", "pacman_moves", "outcome", "fault_agent", "num_ghosts",
                     "pacman_nodes")
@@ -306,6 +307,12 @@ class _Reader:
             return None
         return float(value)
 
+    def trace(self, name: str, value: Any) -> dict[str, Any] | None:
+        if value is None or isinstance(value, dict):
+            return value
+        self.malformed.append(f"{name} is {_kind(value)}, not an object or null")
+        return None
+
     def items(self, name: str, value: Any) -> list[Any]:
         if isinstance(value, list):
             return value
@@ -346,6 +353,8 @@ def parse_replay(data: Any, source: str = "<replay>") -> Replay:
              for i, t in enumerate(read.items("think_time", read.get("think_time", [])))]
     move_times = [read.number(f"pacman_move_times[{i}]", t) for i, t in
                   enumerate(read.items("pacman_move_times", read.get("pacman_move_times", [])))]
+    traces = [read.trace(f"pacman_traces[{i}]", t) for i, t in
+              enumerate(read.items("pacman_traces", read.get("pacman_traces", [])))]
     digest = data.get("digest")
     if digest is not None:
         _check_digest_types(read, digest)
@@ -366,7 +375,7 @@ def parse_replay(data: Any, source: str = "<replay>") -> Replay:
         outcome=outcome, score=score or 0, pacman_moves=pacman_moves or 0,
         actions=tuple(str(a) for a in actions), fault_agent=fault_agent, fault=fault,
         pacman_nodes=tuple(nodes), think_time=tuple(t or 0.0 for t in think),
-        pacman_move_times=tuple(t or 0.0 for t in move_times))
+        pacman_move_times=tuple(t or 0.0 for t in move_times), pacman_traces=tuple(traces))
     try:
         layout = parse_layout(layout_text, layout_name, source=f"{source} (layout_text)")
     except LayoutError as error:
@@ -474,10 +483,11 @@ def verify(replay: Replay) -> Verdict:
     if len(record.think_time) not in (0, len(record.agents)):
         differences.append(Difference("think_time", f"{len(record.think_time)} entries for "
                                       f"{len(record.agents)} agents"))
-    if complete and len(record.pacman_move_times) not in (0, pacman_moves):
-        differences.append(Difference(
-            "pacman_move_times", f"{len(record.pacman_move_times)} entries for "
-            f"{pacman_moves} replayed Pacman moves"))
+    for name, entries in (("pacman_move_times", record.pacman_move_times),
+                          ("pacman_traces", record.pacman_traces)):
+        if complete and len(entries) not in (0, pacman_moves):
+            differences.append(Difference(
+                name, f"{len(entries)} entries for {pacman_moves} replayed Pacman moves"))
 
     digest_state = _check_digest(replay, differences, unverified)
     if digest_state != "verified":

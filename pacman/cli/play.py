@@ -87,6 +87,11 @@ def add_parser(commands: Any) -> None:
     add_output_options(play)
     play.add_argument("--record", metavar="FILE.json", default=None,
                       help="save the game as a JSON replay (see `pacman replay`)")
+    play.add_argument("--trace", action="store_true",
+                      help="keep each Pacman move's search in the recorded replay: the value "
+                           "of every root move, the principal variation, nodes, cuts (a "
+                           "minimax, alphabeta or expectimax Pacman; with --record or "
+                           "--record-dir)")
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
 
@@ -107,7 +112,7 @@ def shadowing_file(resolved: str, given: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
-    from agents.registry import make_agent, resolve_name
+    from agents.registry import accepts_setting, agent_class, make_agent, resolve_name
 
     check_output_paths(args)
     layout = load_layout(args.layout)
@@ -115,6 +120,15 @@ def run(args: argparse.Namespace) -> int:
     ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
     pacman_settings = parse_settings(args.agent_args)
     ghost_settings = parse_settings(args.ghost_args)
+    if args.trace:
+        if not args.record and not args.record_dir:
+            raise UsageError("--trace keeps each move's search in the replay: add --record "
+                             "FILE.json (or --record-dir DIR)")
+        if not accepts_setting(pacman_name, "pacman", "trace"):
+            raise UsageError(f"--trace: {agent_class(pacman_name, 'pacman').__name__} does "
+                             "not trace its search (the minimax, alphabeta and expectimax "
+                             "agents do)")
+        pacman_settings = {**pacman_settings, "trace": True}
     if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
         raise UsageError("the keyboard agent needs the window: drop -q/-t")
     num_ghosts = _ghost_count(len(layout.ghost_starts), args.num_ghosts)

@@ -141,6 +141,12 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
         value = settings_in.pop("evalFn")
         settings_in["evaluation"] = CS188_EVALUATIONS.get(str(value), value)
         spec = AgentSpec.of(spec.name, settings_in)
+    # settings that change what an agent reports, never how it plays (a search trace), stay
+    # out of the configuration: its key, and so its games' seeds, are the same with or without
+    observing = set(getattr(cls, "observing_settings", ()))
+    if observing & set(spec.settings_dict()):
+        spec = AgentSpec.of(spec.name, {k: v for k, v in spec.settings_dict().items()
+                                        if k not in observing})
     try:
         agent = make_agent(name, role, spec.settings_dict(), index=index)
     except RegistryError:
@@ -155,8 +161,8 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
         parameters = []
     for parameter in parameters:
         default = parameter.default
-        if parameter.name != "index" and (default is None or isinstance(
-                default, (bool, int, float, str))):
+        if parameter.name != "index" and parameter.name not in observing and (
+                default is None or isinstance(default, (bool, int, float, str))):
             settings[parameter.name] = default
     settings.update(spec.settings)
     return AgentSpec.of(name, settings), agent

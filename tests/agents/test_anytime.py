@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import random_positions
 
 from agents.anytime import CHANCE, MAX, MIN, TranspositionTable, iterative_search
 from agents.evaluation import NAMED
@@ -152,23 +153,7 @@ def test_every_enhancement_keeps_the_root_value(case: tuple[Tree, list[str]], tt
         assert decision.depth == depth or decision.stopped == "proven"
 
 
-def _positions(layout: str, count: int, seed: int) -> list[GameState]:
-    """Non-terminal positions reached by seeded random play (ghosts included)."""
-    rng = random.Random(seed)
-    found: list[GameState] = []
-    while len(found) < count:
-        state = GameState.initial(load_layout(layout))
-        for _ in range(rng.randrange(5, 60)):
-            for agent in range(state.num_agents):
-                if state.is_terminal():
-                    break
-                state = state.successor(agent, rng.choice(state.legal_actions(agent)))
-        if not state.is_terminal():
-            found.append(state)
-    return found
-
-
-POSITIONS = _positions("mediumClassic", 6, seed=5)
+POSITIONS = random_positions("mediumClassic", 6, seed=5)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
@@ -227,7 +212,7 @@ def test_bounds_hold_for_every_state_play_reaches(name: str, layout: str) -> Non
     plies, along random playouts (capsules, scared and eaten ghosts included)."""
     evaluation = NAMED[name]
     rng = random.Random(f"{name}/{layout}")
-    for start in _positions(layout, 8, seed=len(layout)):
+    for start in random_positions(layout, 8, seed=len(layout)):
         for plies in (1, 2, 4):
             low, high = evaluation.bounds(start, plies)
             for _ in range(20):

@@ -80,6 +80,15 @@ def test_resolve_uses_class_names_and_fills_default_settings() -> None:
                                     "DirectionalGhost")
 
 
+def test_a_setting_that_only_observes_leaves_the_configuration_and_its_seeds_alone() -> None:
+    """`trace` changes what a search agent reports, not how it plays: with or without it, the
+    configuration (the key of its results and of its games' seeds) is the same."""
+    plain, traced = (resolve_config(GameConfig(AgentSpec.of("alphabeta", settings),
+                                               AgentSpec("random"), 1, "smallClassic"))
+                     for settings in ({"depth": 2}, {"depth": 2, "trace": True}))
+    assert traced.config == plain.config and "trace" not in plain.config.pacman.settings_dict()
+
+
 def test_plan_drops_configurations_that_are_the_same() -> None:
     grid = Grid(pacman=[AgentSpec("alphabeta"), AgentSpec.of("AlphaBetaAgent", {"depth": 2}),
                         AgentSpec.of("alphabeta", {"depth": 3})],

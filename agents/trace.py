@@ -1,0 +1,285 @@
+"""Search traces: the tree a minimax, alpha-beta or expectimax search explored, as data.
+
+`minimax`, `alphabeta` and `expectimax` (in `agents.search`) take `trace=True`; they then run
+`traced_search` below instead of their fast code, and the `Decision` they return carries a
+`SearchTrace`. The traced search makes exactly the same calls in the same order (successors,
+evaluations, chance models), so its node count, its generated states and its decision are the
+fast search's (a property test checks it). Off, tracing costs the fast search one test of a
+flag per call.
+
+A trace records, for each node in the order it was generated: its parent, the action that led
+to it, its ply (moves from the root), the agent to move and the layer kind, the value it got
+(evaluated at a leaf, backed up above), and, for alpha-beta, the window (alpha, beta) the node
+was searched with and the cut, if one ended its loop early: after which child, by which bound,
+and which actions were never generated. It also holds the principal variation and totals. Past
+`max_nodes` recorded nodes the search goes on unchanged and the rest is only counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from agents.search import (
+    ActionGenerator,
+    ChanceModel,
+    Decision,
+    _check_root,
+    _legal_actions,
+    _RootChoice,
+)
+
+__all__ = ["DEFAULT_TRACE_NODES", "METHODS", "SearchTrace", "TraceNode", "action_name",
+           "traced_search"]
+
+DEFAULT_TRACE_NODES = 20_000
+METHODS = ("minimax", "alphabeta", "expectimax")
+_INF = math.inf
+
+# What a node is: a MAX, MIN or chance layer, a leaf at the depth limit, a won or lost state,
+# or a state whose agent has no legal action (evaluated where it stands).
+MAX, MIN, CHANCE, LEAF, TERMINAL, STUCK = "max", "min", "chance", "leaf", "terminal", "stuck"
+
+
+@dataclass
+class TraceNode:
+    """One generated node of a traced search (see the module's description)."""
+
+    id: int
+    parent: int | None
+    action: str | None
+    ply: int
+    agent: int
+    kind: str
+    label: str | None = None
+    value: float | None = None
+    alpha: float | None = None
+    beta: float | None = None
+    children: list[int] = field(default_factory=list)
+    probabilities: list[float] | None = None
+    cut: dict[str, Any] | None = None
+    unrecorded_children: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """This node as JSON-ready data (infinite bounds as the strings "inf" and "-inf")."""
+        data: dict[str, Any] = {"id": self.id, "parent": self.parent, "action": self.action,
+                                "ply": self.ply, "agent": self.agent, "kind": self.kind,
+                                "value": _number(self.value)}
+        if self.label is not None:
+            data["label"] = self.label
+        if self.alpha is not None or self.beta is not None:
+            data["alpha"], data["beta"] = _number(self.alpha), _number(self.beta)
+        if self.children:
+            data["children"] = list(self.children)
+        if self.probabilities is not None:
+            data["probabilities"] = list(self.probabilities)
+        if self.cut is not None:
+            data["cut"] = {key: _number(value) if key == "bound" else value
+                           for key, value in self.cut.items()}
+        if self.unrecorded_children:
+            data["unrecorded_children"] = self.unrecorded_children
+        return data
+
+
+@dataclass
+class SearchTrace:
+    """The explored tree of one search, and its totals.
+
+    `nodes[0]` is the root; `nodes_generated` counts the root plus every successor, as the
+    search's own count does; `evaluations` counts calls of the evaluation; `cuts` counts the
+    nodes whose loop ended before their last child and `pruned` the actions they never
+    generated (a node whose value passed a bound at its last child has a `cut` too, with no
+    skipped actions: its value is a bound, not exact); `unrecorded`
+    counts the generated nodes past `max_nodes`. `principal_variation` lists `(agent, action)`
+    from the root down the line both sides are expected to play (at chance nodes, the most
+    likely outcome).
+    """
+
+    method: str
+    depth: int
+    max_nodes: int
+    nodes: list[TraceNode] = field(default_factory=list)
+    nodes_generated: int = 1
+    evaluations: int = 0
+    cuts: int = 0
+    pruned: int = 0
+    unrecorded: int = 0
+    root_values: list[tuple[str, float]] = field(default_factory=list)
+    action: str | None = None
+    value: float | None = None
+    principal_variation: list[tuple[int, str]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The trace without its nodes: what a replay keeps for each move (JSON-ready)."""
+        return {
+            "method": self.method, "depth": self.depth,
+            "action": self.action, "value": _number(self.value),
+            "nodes_generated": self.nodes_generated, "evaluations": self.evaluations,
+            "cuts": self.cuts, "pruned": self.pruned,
+            "root_values": [[action, _number(value)] for action, value in self.root_values],
+            "principal_variation": [[agent, action]
+                                    for agent, action in self.principal_variation],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole trace as JSON-ready data: the summary, the budget and every node."""
+        return {**self.summary(), "max_nodes": self.max_nodes, "unrecorded": self.unrecorded,
+                "nodes": [node.to_json() for node in self.nodes]}
+
+
+def _number(value: float | None) -> float | str | None:
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+
+
+def action_name(action: Any) -> str:
+    """An action as text: an enum's value (`West`), anything else as `str`."""
+    return str(action.value) if isinstance(action, Enum) else str(action)
+
+
+class _Tracer:
+    """Builds a `SearchTrace` while `traced_search` runs."""
+
+    def __init__(self, trace: SearchTrace, label: Callable[[Any], str] | None) -> None:
+        self.trace, self.label = trace, label
+
+    def root(self, state: Any) -> TraceNode:
+        """Record the root."""
+        node = TraceNode(0, None, None, 0, 0, MAX,
+                         None if self.label is None else self.label(state))
+        self.trace.nodes.append(node)
+        return node
+
+    def add(self, parent: TraceNode | None, state: Any, action: Any, ply: int,
+            agent: int) -> TraceNode | None:
+        """Record a generated node; None (only counted) under an unrecorded parent or once
+        `max_nodes` are recorded."""
+        trace = self.trace
+        if parent is None or len(trace.nodes) >= trace.max_nodes:
+            trace.unrecorded += 1
+            if parent is not None:
+                parent.unrecorded_children += 1
+            return None
+        node = TraceNode(len(trace.nodes), parent.id, action_name(action), ply, agent, LEAF,
+                         None if self.label is None else self.label(state))
+        trace.nodes.append(node)
+        parent.children.append(node.id)
+        return node
+
+
+def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any], float], *,
+                  actions: ActionGenerator | None = None, chance: ChanceModel | None = None,
+                  max_nodes: int = DEFAULT_TRACE_NODES,
+                  label: Callable[[Any], str] | None = None) -> Decision:
+    """Run `method` (minimax, alphabeta or expectimax) with the semantics of `agents.search`,
+    recording the tree; the decision's `trace` holds it. `label(state)` names nodes."""
+    if method not in METHODS:
+        raise ValueError(f"unknown search method {method!r} (one of {', '.join(METHODS)})")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
+    legal = _legal_actions if actions is None else actions
+    root_actions = _check_root(state, depth, legal)
+    last = state.num_agents - 1
+    pruning = method == "alphabeta"
+    kind_of = CHANCE if method == "expectimax" else MIN
+    trace = SearchTrace(method, depth, max_nodes)
+    tracer = _Tracer(trace, label)
+    Line = tuple[tuple[int, str], ...]
+
+    def evaluated(s: Any, node: TraceNode | None, kind: str) -> tuple[float, Line]:
+        trace.evaluations += 1
+        v = evaluate(s)
+        if node is not None:
+            node.kind, node.value = kind, v
+        return v, ()
+
+    def child(s: Any, parent: TraceNode | None, agent: int, a: Any, ply: int, d: int,
+              alpha: float, beta: float) -> tuple[float, Line]:
+        """Generate the child of `s` by `a` and value it as the fast searches do."""
+        c = s.successor(agent, a)
+        trace.nodes_generated += 1
+        nxt = 0 if agent == last else agent + 1
+        node = tracer.add(parent, c, a, ply + 1, nxt)
+        if c.is_win() or c.is_lose():
+            return evaluated(c, node, TERMINAL)
+        if agent == last and d == 1:  # every child of the last layer is at the depth limit
+            return evaluated(c, node, LEAF)
+        nd = d - 1 if agent == last else d
+        return search(c, node, nxt, ply + 1, nd, alpha, beta)
+
+    def search(s: Any, node: TraceNode | None, agent: int, ply: int, d: int,
+               alpha: float, beta: float) -> tuple[float, Line]:
+        # `s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
+        acts = legal(s, agent)
+        if not acts:
+            return evaluated(s, node, STUCK)
+        kind = MAX if agent == 0 else kind_of
+        if node is not None:
+            node.kind = kind
+            if pruning:
+                node.alpha, node.beta = alpha, beta
+        best_line: Line = ()
+        if kind == CHANCE:
+            values = []
+            lines = []
+            for a in acts:
+                v, line = child(s, node, agent, a, ply, d, alpha, beta)
+                values.append(v)
+                lines.append(((agent, action_name(a)), *line))
+            probs = ([1.0 / len(acts)] * len(acts) if chance is None
+                     else list(chance(s, agent, acts)))
+            total = (sum(values) / len(values) if chance is None
+                     else sum(p * v for p, v in zip(probs, values, strict=True)))
+            if node is not None:
+                node.value, node.probabilities = total, probs
+            return total, lines[max(range(len(acts)), key=probs.__getitem__)]
+        maximising = kind == MAX
+        v = -_INF if maximising else _INF
+        for i, a in enumerate(acts):
+            cv, line = child(s, node, agent, a, ply, d, alpha, beta)
+            if (cv > v) if maximising else (cv < v):
+                v, best_line = cv, ((agent, action_name(a)), *line)
+                if pruning:
+                    cut = (v > beta) if maximising else (v < alpha)
+                    if cut:
+                        skipped = [action_name(b) for b in acts[i + 1:]]
+                        if skipped:
+                            trace.cuts += 1
+                            trace.pruned += len(skipped)
+                        if node is not None:
+                            node.value = v
+                            node.cut = {"after": i, "by": "beta" if maximising else "alpha",
+                                        "bound": beta if maximising else alpha,
+                                        "skipped": skipped}
+                        return v, best_line
+                    if maximising and v > alpha:
+                        alpha = v
+                    elif not maximising and v < beta:
+                        beta = v
+        if node is not None:
+            node.value = v
+        return v, best_line
+
+    root = tracer.root(state)
+    if pruning:
+        root.alpha, root.beta = -_INF, _INF
+    choice = _RootChoice()
+    alpha = -_INF
+    lines: dict[Any, Line] = {}
+    for action in root_actions:
+        value, line = child(state, root, 0, action, 0, depth, alpha if pruning else -_INF, _INF)
+        lines[action] = ((0, action_name(action)), *line)
+        trace.root_values.append((action_name(action), value))
+        choice.offer(action, value)
+        if value > alpha:
+            alpha = value
+    decision = choice.decision(trace.nodes_generated)
+    root.value = decision.value
+    trace.action, trace.value = action_name(decision.action), decision.value
+    trace.principal_variation = list(lines[decision.action])
+    return Decision(decision.action, decision.value, decision.nodes_generated,
+                    decision.best_actions, trace)
