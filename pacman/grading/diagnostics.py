@@ -97,7 +97,7 @@ def diagnose(case: TreeCase, agent_class: Any, actual: AgentRun) -> tuple[str, .
         observed = tolerant
 
         def behaves_like(alg: str = case.alg, search_depth: int = depth,
-                         **bug: bool) -> bool:
+                         **bug: Any) -> bool:  # the bug switches of reference_search
             if time.monotonic() > deadline:
                 return False
             try:

@@ -8,6 +8,7 @@ from enum import Enum
 from pathlib import Path
 from types import ModuleType
 
+from pacman.grading.departure import first_departure
 from pacman.grading.diagnostics import diagnose
 from pacman.grading.parser import (
     TestCaseError,
@@ -55,6 +56,8 @@ class CaseResult:
     diagram: str = ""
     #: the agent raised (the classic grader ends the question on an exception)
     crashed: bool = False
+    #: the first node where the generated set departs from the expected one, explained
+    departure: str = ""
 
     @property
     def passed(self) -> bool:
@@ -118,8 +121,10 @@ def run_case(case: TreeCase, agents_module: str | ModuleType | None = None,
                    duplicates=() if classic else actual.duplicates)
     if actual.same_as(case.expected_action, case.expected_generated, allow_duplicates=classic):
         return replace(base, status=CaseStatus.PASSED)
+    departure = "" if actual.error is not None else first_departure(case, actual.generated)
     return replace(base, message=_failure_message(case, actual, base.duplicates),
-                   hints=diagnose(case, agent_class, actual), crashed=actual.error is not None)
+                   hints=diagnose(case, agent_class, actual), crashed=actual.error is not None,
+                   departure=departure)
 
 
 def _failure_message(case: TreeCase, actual: AgentRun, duplicates: tuple[str, ...]) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pacman.grading.tree import GameTree, TreeRun, TreeState
 
-__all__ = ["ReferenceOutcome", "reference_search"]
+__all__ = ["Cut", "Generated", "ReferenceOutcome", "reference_search"]
 
 _INF = float("inf")
 
@@ -30,10 +30,36 @@ class ReferenceOutcome:
         return tuple(action for action, value in self.root_values if value == best)
 
 
+@dataclass(frozen=True)
+class Generated:
+    """The search generated `child` from `parent` by `action`, with the window (`alpha`,
+    `beta`) and the parent's best value so far (`best`, before this child) at that moment."""
+
+    parent: str
+    action: str
+    child: str
+    alpha: float
+    beta: float
+    best: float
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Alpha-beta stopped at `node` after the child reached by `after`: its value `value`
+    passed the bound `by` (`"beta"` at MAX, `"alpha"` at MIN) of value `bound`."""
+
+    node: str
+    after: str
+    value: float
+    by: str
+    bound: float
+
+
 def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: bool = False,
                      prune_on_equality: bool = False, last_ghost_unexpanded: bool = False,
                      no_root_alpha: bool = False, default_value: float | None = None,
-                     budget: int = TreeRun.DEFAULT_BUDGET) -> ReferenceOutcome:
+                     budget: int = TreeRun.DEFAULT_BUDGET,
+                     log: list[Generated | Cut] | None = None) -> ReferenceOutcome:
     """Run `alg` ("MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent") on `tree`.
 
     The switches reproduce classic bugs: `per_agent_depth` counts `depth` in single agent moves
@@ -41,7 +67,7 @@ def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: b
     instead of expanding it (the classic partial-ply bug); `prune_on_equality` makes alpha-beta
     prune on `>=`/`<=`; `no_root_alpha` never raises alpha between the root's actions.
     `default_value` is used for nodes without a value (otherwise evaluating them raises
-    `MissingValueError`).
+    `MissingValueError`). `log` receives every generation and cut, in the order they happen.
     """
     run = TreeRun(tree, default_value, budget=budget)
     n = tree.num_agents
@@ -70,32 +96,44 @@ def reference_search(tree: GameTree, alg: str, depth: int, *, per_agent_depth: b
         if agent == 0:
             best = -_INF
             for action in actions:
-                best = max(best, value(state.successor(agent, action), nxt, nxt_left,
-                                       alpha, beta))
+                child = generate(state, agent, action, alpha, beta, best)
+                best = max(best, value(child, nxt, nxt_left, alpha, beta))
                 if cut(best, beta, above=True):
+                    if log is not None:
+                        log.append(Cut(state.node, action, best, "beta", beta))
                     return best
                 alpha = max(alpha, best)
             return best
         if alg == "ExpectimaxAgent":
-            total = sum(value(state.successor(agent, action), nxt, nxt_left, alpha, beta)
-                        for action in actions)
-            return total / len(actions)
+            values = [value(generate(state, agent, action, alpha, beta, _INF), nxt, nxt_left,
+                            alpha, beta) for action in actions]
+            return sum(values) / len(values)
         worst = _INF
         for action in actions:
-            worst = min(worst, value(state.successor(agent, action), nxt, nxt_left,
-                                     alpha, beta))
+            child = generate(state, agent, action, alpha, beta, worst)
+            worst = min(worst, value(child, nxt, nxt_left, alpha, beta))
             if cut(worst, alpha, above=False):
+                if log is not None:
+                    log.append(Cut(state.node, action, worst, "alpha", alpha))
                 return worst
             beta = min(beta, worst)
         return worst
+
+    def generate(state: TreeState, agent: int, action: str, alpha: float, beta: float,
+                 best: float) -> TreeState:
+        child = state.successor(agent, action)
+        if log is not None:
+            log.append(Generated(state.node, action, child.node, alpha, beta, best))
+        return child
 
     root = run.root()
     nxt = 1 % n
     left = depth - 1 if per_agent_depth or nxt == 0 else depth
     alpha = -_INF
-    root_values = []
+    root_values: list[tuple[str, float]] = []
     for action in root.legal_actions(0):
-        v = value(root.successor(0, action), nxt, left, alpha, _INF)
+        best = max((v for _, v in root_values), default=-_INF)
+        v = value(generate(root, 0, action, alpha, _INF, best), nxt, left, alpha, _INF)
         root_values.append((action, v))
         if not no_root_alpha:
             alpha = max(alpha, v)

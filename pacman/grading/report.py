@@ -37,6 +37,8 @@ def format_case(result: CaseResult) -> str:
         lines.append(f"             missing  {_names(result.missing)}")
     if result.extra:
         lines.append(f"             extra    {_names(result.extra)}")
+    if result.departure:
+        lines.append(f"             first    {result.departure}")
     lines.extend(f"  hint:      {hint}" for hint in result.hints)
     if result.diagram.strip():
         lines.append("  diagram:")

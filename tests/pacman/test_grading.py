@@ -426,3 +426,32 @@ def test_a_module_without_the_agent_class_fails_that_case() -> None:
     result = run_case(load_case(CASES / "minimax" / "01-textbook.test"), module)
     assert result.status is CaseStatus.FAILED
     assert result.message == "the agents module empty_student has no MinimaxAgent"
+
+
+@pytest.mark.parametrize(("bug", "case", "departure"), [
+    ("no_pruning", "alphabeta/01-textbook",
+     "E (min2 --Center--> E) is not expected, but your agent generated it; the reference search "
+     "stops at min2 after Left: its value 2 < alpha 3, so the rest is pruned"),
+    ("equality", "alphabeta/05-tie-with-alpha",
+     "n2b (N2 --y--> n2b) is expected, but your agent did not generate it; the reference "
+     "search generated it at N2, with alpha 3, beta 3, best so far 3"),
+    ("prunes", "minimax/01-textbook",
+     "E (min2 --Center--> E) is expected, but your agent did not generate it; the reference "
+     "search generated it at min2, with best so far 2"),
+    ("too_deep", "minimax/12-depth3-chains",
+     "A6 (A5 --s--> A6) is not expected, but your agent generated it; the reference search "
+     "does not expand A5 (a leaf: the depth limit, or a won or lost node)"),
+])
+def test_a_wrong_generated_set_names_the_first_difference(tmp_path: Path, bug: str, case: str,
+                                                          departure: str) -> None:
+    result = grade([CASES / f"{case}.test"], student(tmp_path, bug)).results[0]
+    assert result.departure == departure
+    assert f"             first    {departure}" in format_case(result).splitlines()
+
+
+def test_no_first_difference_when_the_sets_agree_or_the_agent_crashed(tmp_path: Path) -> None:
+    same_set = grade([CASES / "minimax/09-root-tie.test"], student(tmp_path, "tie_last"))
+    crashed = grade([CASES / "minimax/01-textbook.test"], student(tmp_path, "raise"))
+    for result in (*same_set.results, *crashed.results):
+        assert result.status is CaseStatus.FAILED and result.departure == ""
+        assert "  first  " not in format_case(result)
