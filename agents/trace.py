@@ -33,7 +33,7 @@ from agents.search import (
 )
 
 __all__ = ["DEFAULT_TRACE_NODES", "METHODS", "SearchTrace", "TraceNode", "action_name",
-           "traced_search"]
+           "format_tree", "traced_search"]
 
 DEFAULT_TRACE_NODES = 20_000
 METHODS = ("minimax", "alphabeta", "expectimax")
@@ -283,3 +283,54 @@ def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any],
     trace.principal_variation = list(lines[decision.action])
     return Decision(decision.action, decision.value, decision.nodes_generated,
                     decision.best_actions, trace)
+
+
+def format_tree(trace: SearchTrace, notes: dict[str, str] | None = None) -> str:
+    """The trace as an indented text tree: each node's action, label, kind and value, the
+    alpha-beta window, and the cuts with the moves they pruned. `notes` adds a remark after
+    the node with that label."""
+    notes = notes or {}
+    nodes = {node.id: node for node in trace.nodes}
+    lines = [f"{trace.method}, depth {trace.depth}: {trace.action} (value "
+             f"{_text(trace.value)}), {trace.nodes_generated} nodes generated, "
+             f"{trace.evaluations} evaluated, {trace.cuts} cut{'' if trace.cuts == 1 else 's'} "
+             f"pruning {trace.pruned} move{'' if trace.pruned == 1 else 's'}"]
+
+    def describe(node: TraceNode) -> str:
+        name = node.label if node.label is not None else f"#{node.id}"
+        head = name if node.action is None else f"{node.action} -> {name}"
+        text = f"{head}  {node.kind} {_text(node.value)}"
+        if node.alpha is not None and node.kind in (MAX, MIN):
+            text += f"  [alpha {_text(node.alpha)}, beta {_text(node.beta)}]"
+        if node.probabilities is not None:
+            text += "  p=" + ", ".join(f"{p:.3g}" for p in node.probabilities)
+        note = notes.get(name)
+        return f"{text}  <- {note}" if note else text
+
+    def walk(node: TraceNode, prefix: str, last: bool, top: bool) -> None:
+        lines.append(describe(node) if top else f"{prefix}{'`- ' if last else '|- '}"
+                     f"{describe(node)}")
+        inner = "" if top else prefix + ("   " if last else "|  ")
+        extra = []
+        if node.cut is not None and node.cut["skipped"]:
+            sign = ">" if node.cut["by"] == "beta" else "<"
+            extra.append(f"cut: {_text(node.value)} {sign} {node.cut['by']} "
+                         f"{_text(node.cut['bound'])}, never generated: "
+                         f"{', '.join(node.cut['skipped'])}")
+        if node.unrecorded_children:
+            extra.append(f"... {node.unrecorded_children} more nodes not recorded")
+        children = [nodes[c] for c in node.children]
+        for i, child in enumerate(children):
+            walk(child, inner, i == len(children) - 1 and not extra, False)
+        for i, text in enumerate(extra):
+            lines.append(f"{inner}{'`- ' if i == len(extra) - 1 else '|- '}{text}")
+
+    walk(trace.nodes[0], "", True, True)
+    return "\n".join(lines)
+
+
+def _text(value: float | None) -> str:
+    if value is None:
+        return "?"
+    shown = _number(value)
+    return shown if isinstance(shown, str) else f"{value:g}"
