@@ -493,8 +493,12 @@ class ResultStore:
         if self.read_only:
             raise StoreError(f"{self.path}: opened for reading; could not {doing}")
         with self._errors(doing):
-            self._db.execute("BEGIN IMMEDIATE")
+            # transactions never nest here: one still open was cut short by a Ctrl-C that
+            # landed where no handler could roll it back, so it is abandoned now
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             try:
+                self._db.execute("BEGIN IMMEDIATE")  # inside: an interrupt just after it counts
                 yield
                 self._db.execute("COMMIT")
             except BaseException:

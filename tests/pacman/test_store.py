@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -81,6 +82,49 @@ def test_a_game_is_stored_once_with_its_whole_record(tmp_path: Path) -> None:
     assert game.record().pacman_move_times == (0.1, 0.1, 0.1)
     import pacman
     assert game.version == pacman.__version__
+
+
+class _InterruptAfter:
+    """A connection that raises Ctrl-C right after its `after`-th statement has run."""
+
+    def __init__(self, db: sqlite3.Connection, after: int) -> None:
+        self.db, self.left = db, after
+
+    def execute(self, *args: object) -> sqlite3.Cursor:
+        cursor = self.db.execute(*args)  # type: ignore[arg-type]
+        self.left -= 1
+        if self.left == 0:
+            raise KeyboardInterrupt
+        return cursor
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+
+@pytest.mark.parametrize("after", [1, 2, 3, 4])  # BEGIN, INSERT, DELETE, COMMIT
+def test_a_ctrl_c_after_any_statement_of_a_store_leaves_the_file_usable(
+        tmp_path: Path, after: int) -> None:
+    """The batch stores what it has after a Ctrl-C: an interrupted write must not block it."""
+    task, other = GameTask.of(CONFIG, 0, 0), GameTask.of(CONFIG, 0, 1)
+    with ResultStore(tmp_path / "r.db") as store:
+        real = store._db
+        store._db = _InterruptAfter(real, after)  # type: ignore[assignment]
+        with pytest.raises(KeyboardInterrupt):
+            store.add(task, a_record(task.seed))
+        store._db = real
+        assert store.add(other, a_record(other.seed))
+        assert store.add(task, a_record(task.seed)) == (after < 4)  # stored once, by COMMIT
+        assert store.done(0) == {(CONFIG.key(), 0), (CONFIG.key(), 1)}
+
+
+def test_a_transaction_a_ctrl_c_left_open_is_abandoned(tmp_path: Path) -> None:
+    """A Ctrl-C inside the rollback itself leaves a transaction open; the next write goes on."""
+    task = GameTask.of(CONFIG, 0, 0)
+    with ResultStore(tmp_path / "r.db") as store:
+        store._db.execute("BEGIN IMMEDIATE")
+        store._db.execute("DELETE FROM games")
+        assert store.add(task, a_record(task.seed))
+        assert store.done(0) == {(CONFIG.key(), 0)}
 
 
 def test_an_incomplete_game_has_no_score(tmp_path: Path) -> None:
