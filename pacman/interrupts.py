@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["is_user_interrupt", "mark_user_interrupts"]
+__all__ = ["held_interrupts", "is_user_interrupt", "mark_user_interrupts"]
 
 _state = {"installed": False, "pressed": False}
 
@@ -44,3 +46,26 @@ def is_user_interrupt(error: BaseException) -> bool:
     if not isinstance(error, KeyboardInterrupt):
         return False
     return _state["pressed"] or not _state["installed"]
+
+
+@contextmanager
+def held_interrupts() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives during the block and deliver it when the block ends.
+
+    For steps that must not be cut in two, such as starting a worker process (between its
+    start and the hand-over of its start-up data, an interrupt would leave it reading a closed
+    pipe and printing a traceback). Blocking the signal is not enough: a Ctrl-C taken just
+    before, or by another thread, still runs Python's handler inside the block. Outside the
+    main thread (where handlers cannot be changed) the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[bool] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held and callable(previous):
+        previous(signal.SIGINT, None)  # ours or Python's: raises KeyboardInterrupt

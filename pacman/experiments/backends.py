@@ -65,15 +65,19 @@ def _worker_init(parent: int | None = None) -> None:
 
 @contextmanager
 def _sigint_blocked() -> Iterator[None]:
-    """Hold back SIGINT in this thread (and in the processes it starts) for the block."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    """Hold back SIGINT in this thread, its Python handler and the processes it starts for
+    the block; a Ctrl-C meanwhile is raised when the block ends."""
+    from pacman.interrupts import held_interrupts
+
+    with held_interrupts():
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _exit_when_orphaned(parent: int) -> None:
