@@ -135,7 +135,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                                      f"illegal action {_shown(action)} (legal: {legal})"
                                      ) from None
                     actions.append(name)
-                    move_nodes = None
+                    move_nodes = move_trace = None
                     if index == 0:
                         pacman_moves += 1
                         move_times.append(seconds)
@@ -145,10 +145,13 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
                             if not isinstance(move_nodes, int) or isinstance(move_nodes, bool):
                                 move_nodes = None
                         nodes.append(move_nodes)
-                        traces.append(_trace_summary(decision))
+                        summary = _trace_summary(decision)
+                        traces.append(summary)
+                        if summary is not None:
+                            move_trace = getattr(decision, "trace", None)
                     if show:
                         display.update(state, MoveInfo(index, name, seconds, move_nodes,
-                                                       pacman_moves))
+                                                       pacman_moves, move_trace))
                     if state.is_terminal():
                         outcome = Outcome.WIN if state.is_win() else Outcome.LOSS
                         break

@@ -37,7 +37,9 @@ def add_parser(commands: Any) -> None:
         description="Play games in the window (-t text, -q none) and print the classic "
                     "summary. The classic pacman.py spellings work too: --numGames, "
                     "--agentArgs, --frameTime, -z/--zoom, --textGraphics, "
-                    "--quietTextGraphics, --numghosts, --fixRandomSeed, -c.")
+                    "--quietTextGraphics, --numghosts, --fixRandomSeed, -c. Window keys: "
+                    "space pause, n step, +/- speed, r restart, t search panel, v search "
+                    "tree (with --trace), q quit.")
     play.add_argument("-l", "--layout", default="mediumClassic",
                       help="layout name or .lay path (default: mediumClassic)")
     play.add_argument("-p", "--pacman", default="keyboard",
@@ -88,10 +90,10 @@ def add_parser(commands: Any) -> None:
     play.add_argument("--record", metavar="FILE.json", default=None,
                       help="save the game as a JSON replay (see `pacman replay`)")
     play.add_argument("--trace", action="store_true",
-                      help="keep each Pacman move's search in the recorded replay: the value "
-                           "of every root move, the principal variation, nodes, cuts (a "
-                           "minimax, alphabeta or expectimax Pacman; with --record or "
-                           "--record-dir)")
+                      help="trace each Pacman move's search: the value of every root move, "
+                           "the principal variation, nodes, cuts (a minimax, alphabeta or "
+                           "expectimax Pacman). The window shows it (t: panel, v: tree "
+                           "view); --record/--record-dir keep it in the replay")
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
 
@@ -121,9 +123,10 @@ def run(args: argparse.Namespace) -> int:
     pacman_settings = parse_settings(args.agent_args)
     ghost_settings = parse_settings(args.ghost_args)
     if args.trace:
-        if not args.record and not args.record_dir:
+        if (args.quiet or args.text) and not args.record and not args.record_dir:
             raise UsageError("--trace keeps each move's search in the replay: add --record "
-                             "FILE.json (or --record-dir DIR)")
+                             "FILE.json (or --record-dir DIR), or drop -q/-t to see it in the "
+                             "window (key t)")
         if not accepts_setting(pacman_name, "pacman", "trace"):
             raise UsageError(f"--trace: {agent_class(pacman_name, 'pacman').__name__} does "
                              "not trace its search (the minimax, alphabeta and expectimax "
@@ -155,6 +158,11 @@ def run(args: argparse.Namespace) -> int:
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
     display = make_display(args)
+    if args.trace and (args.timeout or args.game_timeout) and getattr(
+            display, "takes_keyboard", False):
+        print("pacman: note: with --timeout/--game-timeout the agents play in a child process "
+              "and the window's search panel shows no trace (--record keeps them)",
+              file=sys.stderr)
     keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
     if keyboard and not getattr(display, "takes_keyboard", False):
         raise UsageError("the keyboard agent needs the window, which could not be opened")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from pacman.record import GameRecord
@@ -20,13 +20,18 @@ class GameRestart(Exception):
 
 @dataclass(frozen=True)
 class MoveInfo:
-    """What the display may show about the move that produced a state."""
+    """What the display may show about the move that produced a state.
+
+    `trace`: for a Pacman move of a traced search, the search's trace (`agents.trace.
+    SearchTrace`: `summary()`, `to_json()`), else None.
+    """
 
     agent: int
     action: str
     seconds: float
     nodes: int | None
     pacman_moves: int
+    trace: Any = None
 
 
 class Display(Protocol):

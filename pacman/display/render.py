@@ -293,6 +293,11 @@ class Renderer:
         width, rows = _frame_width(layout, cell, font, True)
         return width, layout.height * cell + rows * font.get_linesize() + 6
 
+    @staticmethod
+    def line_height_for(cell: int) -> int:
+        """The text line height of a renderer at this cell size."""
+        return int(pygame.font.Font(None, _font_size(cell)).get_linesize())
+
     def optimize_for_display(self) -> None:
         """Convert the cached surfaces to the window's pixel format (fast blits)."""
         self.maze = self.maze.convert()

@@ -4,6 +4,11 @@ Controls: space (or p) pauses and resumes; `n` (or Right, unless you play with t
 steps one move -- Pacman's move and the ghosts' replies -- while paused; `+`/`-` change the
 speed; `r` restarts the game with the same seed; `q`, Escape or closing the window quits (the
 game is recorded as `stopped`). The keyboard agent reads arrows/WASD through this window.
+`t` shows or hides the search panel beside the maze: the last Pacman move's traced search (each
+root move's value, the chosen one highlighted, nodes, evaluations, cuts, the depth) and its
+principal variation drawn on the maze. `v` opens the tree view of that search (the game waits:
+Left/Right step through the nodes in generation order, Enter opens a collapsed group, `v` or
+Escape goes back to the game, paused). Traces come from `pacman play --trace`.
 
 `open_window` raises `WindowUnavailable` when no real window can be shown: no `DISPLAY` or
 `WAYLAND_DISPLAY` on Linux, `SDL_VIDEODRIVER=dummy`/`offscreen` (a window nobody sees; pass
@@ -17,6 +22,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from pacman.display import search_panel
 from pacman.display.base import GameRestart, GameStopped, MoveInfo
 from pacman.display.render import Renderer, Scene, chomp, end_banner, interpolate, status_lines
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
@@ -25,6 +31,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 if TYPE_CHECKING:
+    from pacman.display.tree_view import TreeView
+    from pacman.layout import Layout
+    from pacman.maze import Point
     from pacman.record import GameRecord
     from pacman.state import GameState
 
@@ -35,6 +44,7 @@ IDLE_TICK = 1 / 30         # redraw rate while paused or waiting for a key
 MIN_FRAME_TIME = 0.005     # '+' below this means "as fast as possible" (0)
 MAX_FRAME_TIME = 2.0
 SPEED_STEP = 1.5
+TREE_MIN_SIZE = (800, 500)  # the tree view makes a smaller window this big while it is open
 
 _DIRECTION_KEYS: dict[int, Direction] = {
     pygame.K_UP: NORTH, pygame.K_w: NORTH, pygame.K_DOWN: SOUTH, pygame.K_s: SOUTH,
@@ -84,7 +94,8 @@ class PygameWindow:
         self.paused = False
         self.quit_requested = False
         self.waiting_for_input = False
-        #: what the window is blocked on: "paused", "input" (keyboard agent), "end" or None
+        #: what the window is blocked on: "paused", "input" (keyboard agent), "end", "tree"
+        #: (the tree view) or None
         self.blocked: str | None = None
         self.keyboard_mode = False
         self.frames_drawn = 0
@@ -98,6 +109,13 @@ class PygameWindow:
         self._shown: GameState | None = None      # the state on screen (last round's end)
         self._scene: Scene | None = None           # None: `_shown` standing still
         self._move: MoveInfo | None = None         # the last Pacman move
+        self.show_panel = False                    # the search panel beside the maze
+        self._latest: GameState | None = None      # the last state received
+        self._before: GameState | None = None      # the state before the last Pacman move
+        self._pv: tuple[MoveInfo, list[list[Point]]] | None = None  # its PV's paths
+        self._panel: tuple[tuple[str, ...], tuple[int, int], pygame.Surface] | None = None
+        self.tree: TreeView | None = None          # the last tree view shown
+        self.tree_frames = 0                       # frames it drew
         self._last_events = 0.0
         self._last_present = 0.0
         self._present_cost = 0.0
@@ -115,6 +133,7 @@ class PygameWindow:
         self.paused = self._step = self._restart = False
         self._direction = None
         self._agents, self._move = agents, None
+        self._latest, self._before, self._pv = state, None, None
         if self._renderer is None or self._renderer.layout != state.layout:
             self._open(state)
         self._shown = state
@@ -127,7 +146,8 @@ class PygameWindow:
     def update(self, state: GameState, move: MoveInfo) -> None:
         """Show the state after a move; gliding once per round. May raise GameStopped/Restart."""
         if move.agent == 0:
-            self._move = move
+            self._move, self._before = move, self._latest
+        self._latest = state
         round_end = move.agent == state.num_agents - 1 or state.is_terminal()
         if self.frame_time <= 0:
             now = time.perf_counter()
@@ -179,6 +199,12 @@ class PygameWindow:
                         self._resize()
                         self._present(banner)
                     elif event.type == pygame.KEYDOWN:
+                        if event.key in (pygame.K_t, pygame.K_v):  # look at the last search
+                            self._key(event.key)
+                            if self.quit_requested:
+                                return
+                            self._present(banner)
+                            continue
                         if event.key in (pygame.K_q, pygame.K_ESCAPE):
                             self.quit_requested = True
                         elif event.key == pygame.K_r:
@@ -227,9 +253,17 @@ class PygameWindow:
             self.waiting_for_input, self.blocked = False, None
 
     # ----------------------------------------------------------------- internals
+    def _frame_size(self, layout: Layout, cell: int) -> tuple[int, int]:
+        """The window's content at a cell size: the maze and status bar, and the panel."""
+        width, height = Renderer.size_for(layout, cell)
+        if not self.show_panel:
+            return width, height
+        panel = search_panel.panel_height(Renderer.line_height_for(cell))
+        return width + search_panel.panel_width(cell), max(height, panel)
+
     def _open(self, state: GameState) -> None:
         cell = max(4, round(30 * self.zoom))
-        size = Renderer.size_for(state.layout, cell)
+        size = self._frame_size(state.layout, cell)
         pygame.display.set_caption(f"Pacman - {state.layout.name}")
         self._screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self._renderer = Renderer(state.layout, cell_size=cell)
@@ -247,12 +281,12 @@ class PygameWindow:
         layout = self._renderer.layout
         cell = max(4, width // layout.width)
         while cell > 4 and any(used > room for used, room in zip(
-                Renderer.size_for(layout, cell), (width, height))):
+                self._frame_size(layout, cell), (width, height))):
             cell -= 1
         if cell != self._renderer.cell:
             self._renderer = Renderer(layout, cell_size=cell)
             self._renderer.optimize_for_display()
-        used = self._renderer.size
+        used = self._frame_size(layout, cell)
         self._origin = (max(0, (width - used[0]) // 2), max(0, (height - used[1]) // 2))
         screen.fill((0, 0, 0))
         self._redraw_all = True
@@ -278,9 +312,11 @@ class PygameWindow:
         lines = status_lines(scene.state, self._agents, self._move, extra)
         started = time.perf_counter()
         rects = renderer.draw(self._screen, scene, lines, self._origin)
+        if self.show_panel:
+            self._draw_search(renderer, self._screen)
         if banner:
             renderer.draw_banner(self._screen, banner, self._origin)
-        if banner or self._redraw_all:
+        if banner or self._redraw_all or self.show_panel:
             pygame.display.flip()
         else:  # only what moved: sending whole frames to the X server is the slow part
             pygame.display.update(self._last_rects + rects)
@@ -289,6 +325,95 @@ class PygameWindow:
         self.frames_drawn += 1
         self._last_present = time.perf_counter()
         self._present_cost = self._last_present - started
+
+    def _draw_search(self, renderer: Renderer, screen: pygame.Surface) -> None:
+        """The last Pacman move's principal variation on the maze, and the panel beside it."""
+        move = self._move
+        trace = move.trace if move is not None else None
+        data = search_panel.trace_data(trace)
+        if move is not None and data is not None and self._before is not None:
+            if self._pv is None or self._pv[0] is not move:
+                self._pv = (move, search_panel.pv_paths(
+                    self._before, data.get("principal_variation", [])))
+            search_panel.draw_pv(screen, renderer, self._pv[1], self._origin)
+        lines = tuple(search_panel.panel_lines(
+            data, move.pacman_moves if move is not None else None))
+        height = self._frame_size(renderer.layout, renderer.cell)[1]
+        rect = pygame.Rect(self._origin[0] + renderer.size[0], self._origin[1],
+                           search_panel.panel_width(renderer.cell), height)
+        if self._panel is None or self._panel[:2] != (lines, rect.size):
+            surface = pygame.Surface(rect.size).convert()
+            search_panel.draw_panel(surface, surface.get_rect(), lines, renderer.font)
+            self._panel = (lines, rect.size, surface)
+        screen.blit(self._panel[2], rect)
+
+    def _toggle_panel(self) -> None:
+        """Show or hide the panel: the window grows or shrinks by its width."""
+        self.show_panel = not self.show_panel
+        self._panel = None
+        if self._renderer is None or pygame.display.get_surface() is None:
+            return
+        size = self._frame_size(self._renderer.layout, self._renderer.cell)
+        self._screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self._resize()
+
+    def _tree_view(self) -> None:
+        """Show the last Pacman move's search tree until `v` or Escape (the game waits, and is
+        paused when it goes on)."""
+        from pacman.display.tree_view import TreeView
+
+        screen = pygame.display.get_surface()
+        if screen is None or self._renderer is None:
+            return
+        self.paused = True
+        move = self._move
+        before = screen.get_size()
+        if before[0] < TREE_MIN_SIZE[0] or before[1] < TREE_MIN_SIZE[1]:  # room for the tree
+            screen = pygame.display.set_mode((max(before[0], TREE_MIN_SIZE[0]),
+                                              max(before[1], TREE_MIN_SIZE[1])),
+                                             pygame.RESIZABLE)
+        width = screen.get_width()
+        view = TreeView(move.trace if move is not None else None,
+                        move.pacman_moves if move is not None else None,
+                        max_shown=max(30, min(400, width // 10)))
+        font = self._renderer.font
+        small = pygame.font.Font(None, max(11, round(self._renderer.font_size * 0.8)))
+        self.blocked, self.tree, self.tree_frames = "tree", view, 0
+        changed = True
+        try:
+            while True:
+                if changed:
+                    screen = pygame.display.get_surface() or screen
+                    view.draw(screen, screen.get_rect(), font, small)
+                    pygame.display.flip()
+                    self.tree_frames += 1
+                    changed = False
+                for event in pygame.event.get():
+                    if event.type == pygame.QUIT:
+                        self.quit_requested = True
+                        return
+                    if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+                        self._resize()
+                        changed = True
+                    elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                        area = (pygame.display.get_surface() or screen).get_rect()
+                        changed = view.click(event.pos, view.tree_rect(
+                            area, font.get_linesize())) or changed
+                    elif event.type == pygame.KEYDOWN:
+                        if event.key in (pygame.K_v, pygame.K_ESCAPE):
+                            return
+                        if event.key == pygame.K_q:
+                            self.quit_requested = True
+                            return
+                        changed = view.key(event.key) or changed
+                time.sleep(IDLE_TICK)
+        finally:
+            self.blocked = None
+            shown = pygame.display.get_surface()
+            if not self.quit_requested and shown is not None:
+                if shown.get_size() != before:
+                    pygame.display.set_mode(before, pygame.RESIZABLE)
+                self._resize()
 
     def _glide(self, state: GameState) -> None:
         """Animate one round from the state on screen to `state` over `frame_time`."""
@@ -365,6 +490,12 @@ class PygameWindow:
             return True
         elif key == pygame.K_r:
             self._restart = True
+        elif key == pygame.K_t:
+            self._toggle_panel()
+            return True
+        elif key == pygame.K_v:
+            self._tree_view()
+            return True
         elif self.keyboard_mode and key in _DIRECTION_KEYS:
             self._direction = _DIRECTION_KEYS[key]
         return False
