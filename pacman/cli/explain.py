@@ -1,82 +1,433 @@
-"""`pacman explain`: the search tree behind a tree test case, and where an agent departs from it."""
+"""`pacman explain`: the search tree behind a move, as text, an HTML page or an SVG picture.
+
+Three sources: a tree test case (`CASE.test`, with its reference search and, with --agents, a
+student's agent beside it), a replay's Pacman move (`game.json --move N`: the recorded Pacman
+agent's search re-run on the state before that move) and a position (`--layout NAME` or a
+`.lay` file: its start position).
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from pacman.cli.options import UsageError
+from pacman.cli.options import UsageError, positive_int
 
 DESCRIPTION = """\
-Print the tree the reference search explores on an autograder tree case (a .test file with its
-.solution): every generated node in order with its value, the alpha-beta window it was searched
-with, and each cut with the moves it never generated. With --agents, run that file's agent on
-the case too: nodes it did not generate, or generated beyond the solution, are marked, and the
-first difference is named."""
+Show the tree a search explores, node by node: each node's value, the alpha-beta window it was
+searched with, and each cut with the moves it never generated.
+
+sources:
+  pacman explain CASE.test                  an autograder tree case (with its .solution): the
+                                            reference search for the case's algorithm
+  pacman explain game.json --move 12        Pacman's search before its 12th move in a replay
+                                            (method, depth and evaluation from the recorded
+                                            agent, e.g. "AlphaBetaAgent depth=2 better")
+  pacman explain --layout smallClassic      a layout's start position (a .lay file places
+                                            Pacman and the ghosts anywhere)
+
+The text tree is printed by default. --html FILE writes a self-contained page (no network):
+the tree drawn with shapes by node kind, stepping forward and back through the algorithm
+(buttons or arrow keys), minimax, alpha-beta and expectimax on the same tree side by side,
+and collapsed subtrees that open on a click. --svg FILE writes a static picture for slides.
+With --agents on a tree case, that file's agent runs on the case too: nodes it did not
+generate, or generated beyond the solution, are marked (in the page, side by side with the
+expected search) and the first difference is named; the exit status is then 1."""
 
 _METHODS = {"MinimaxAgent": "minimax", "AlphaBetaAgent": "alphabeta",
             "ExpectimaxAgent": "expectimax"}
+_METHOD_CHOICES = ("minimax", "alphabeta", "expectimax")
+DEFAULT_MAX_NODES = 5000
+DEFAULT_MAX_SHOWN = 120
 
 
 def add_parser(commands: Any) -> None:
     """The `explain` subcommand."""
     explain = commands.add_parser(
-        "explain", help="show the search tree of a tree test case (and where an agent departs)",
+        "explain", help="show the search tree behind a move: a tree test case, a replay's "
+                        "move or a position (text, HTML page, SVG)",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    explain.add_argument("case", metavar="CASE.test", help="a tree test case")
+    explain.add_argument("source", nargs="?", default=None, metavar="CASE.test|GAME.json",
+                         help="a tree test case, or a replay with --move")
     explain.add_argument("--agents", default=None, metavar="FILE.py",
-                         help="also run this file's agent for the case's algorithm (a CS188 "
-                              "multiAgents.py works) and mark where it departs")
+                         help="with a tree case: also run this file's agent for the case's "
+                              "algorithm (a CS188 multiAgents.py works) and mark where it departs")
+    explain.add_argument("--move", type=positive_int, default=None, metavar="N",
+                         help="with a replay: explain Pacman's N-th move (1 = the first)")
+    explain.add_argument("--layout", default=None, metavar="NAME|FILE.lay",
+                         help="explain Pacman's first move at this layout's start position")
+    explain.add_argument("--ghosts", type=positive_int, default=None, metavar="N",
+                         help="with --layout: keep only the first N ghosts")
+    explain.add_argument("--method", choices=_METHOD_CHOICES, default=None,
+                         help="the search (default: the recorded agent's; alphabeta for a "
+                              "layout)")
+    explain.add_argument("--depth", type=positive_int, default=None,
+                         help="search depth in plies of all agents (default: the recorded "
+                              "agent's; 2 for a layout)")
+    explain.add_argument("--evaluation", default=None, metavar="NAME",
+                         help="evaluation function, e.g. score or better (default: the "
+                              "recorded agent's; better for a layout)")
+    explain.add_argument("--compare", action="store_true",
+                         help="also run minimax, alpha-beta and expectimax on the same tree and "
+                              "print their totals (the HTML page always compares)")
+    explain.add_argument("--html", default=None, metavar="FILE",
+                         help="write the interactive tree page (self-contained HTML)")
+    explain.add_argument("--svg", default=None, metavar="FILE",
+                         help="write the tree as a static SVG picture")
+    explain.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES,
+                         metavar="N", help="record at most N nodes of each search (the rest "
+                                           f"is only counted; default {DEFAULT_MAX_NODES})")
+    explain.add_argument("--max-shown", type=positive_int, default=DEFAULT_MAX_SHOWN,
+                         metavar="N", help="draw at most N nodes before collapsing subtrees "
+                                           f"(the page opens them on a click; default "
+                                           f"{DEFAULT_MAX_SHOWN})")
+
+
+@dataclass
+class Problem:
+    """A position to search and how: what every source comes down to."""
+
+    title: str
+    root: Callable[[], Any]  # a fresh root state (a tree case's counts its own run)
+    method: str
+    depth: int
+    evaluate: Callable[[Any], float]
+    actions: Any = None
+    chance: Any = None
+    label: Callable[[Any], str] | None = None
+    context: list[str] = field(default_factory=list)
+
+
+def search(problem: Problem, method: str, max_nodes: int) -> Any:
+    """Run `method` on the problem with a trace; a search that cannot run is a UsageError."""
+    from agents.trace import traced_search
+    from pacman.grading.tree import TreeError
+
+    try:
+        decision = traced_search(method, problem.root(), problem.depth, problem.evaluate,
+                                 actions=problem.actions,
+                                 chance=problem.chance if method == "expectimax" else None,
+                                 max_nodes=max_nodes, label=problem.label)
+    except (TreeError, ValueError) as error:
+        raise UsageError(f"{problem.title}: the search cannot run: {error}") from None
+    assert decision.trace is not None
+    return decision
 
 
 def run(args: argparse.Namespace) -> int:
-    """`pacman explain`: print the tree; 1 when the agent departs from the solution."""
-    from agents.trace import format_tree, traced_search
-    from pacman.grading.departure import first_departure
+    """`pacman explain`: print the tree (and write the page or picture); 1 when a student's
+    agent departs from the solution."""
+    from agents.trace import format_tree
+
+    problem, case = _problem(args)
+    if args.agents is not None and case is None:
+        raise UsageError("--agents needs a tree case (CASE.test)")
+    decision = search(problem, problem.method, args.max_nodes)
+    student = None if args.agents is None or case is None else compare_student(case,
+                                                                               args.agents)
+    methods = list(_METHOD_CHOICES)
+    traces = {problem.method: decision.trace}
+    if args.compare or args.html:
+        for method in methods:
+            if method not in traces:
+                traces[method] = search(problem, method, args.max_nodes).trace
+    for line in problem.context:
+        print(line)
+    print(format_tree(decision.trace, student.notes if student else {}))
+    if args.compare:
+        print("compared on the same tree:")
+        for method in methods:
+            print("  " + format_tree(traces[method]).split("\n", 1)[0])
+    if student is not None:
+        for line in student.summary:
+            print(line)
+    if args.html:
+        from pacman.web.tree_page import render_page, view_data
+
+        views = []
+        for method in methods:
+            view = view_data(traces[method].to_json(), _TITLES[method],
+                             max_shown=args.max_shown)
+            view["primary"] = method == problem.method
+            views.append(view)
+        page = render_page(problem.title, views, heading=" ".join(problem.context),
+                           student=None if student is None else student.page_data())
+        _write(args.html, page)
+        print(f"wrote {args.html}")
+    if args.svg:
+        from pacman.web.tree_page import render_svg
+
+        _write(args.svg, render_svg(decision.trace.to_json(), max_shown=args.max_shown,
+                                    title=f"{problem.title}: {_TITLES[problem.method]}"))
+        print(f"wrote {args.svg}")
+    return 0 if student is None or student.passed else 1
+
+
+_TITLES = {"minimax": "minimax", "alphabeta": "alpha-beta", "expectimax": "expectimax"}
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _problem(args: argparse.Namespace) -> tuple[Problem, Any]:
+    """The problem of the command line, and the tree case if it is one."""
+    given = [name for name, value in (("a file", args.source), ("--layout", args.layout))
+             if value is not None]
+    if len(given) != 1:
+        raise UsageError("give one thing to explain: CASE.test, GAME.json --move N, or "
+                         "--layout NAME" if not given else
+                         "give either a file or --layout, not both")
+    if args.layout is not None:
+        if args.move is not None:
+            raise UsageError("--move goes with a replay file, not --layout")
+        return _position_problem(args), None
+    if args.ghosts is not None:
+        raise UsageError("--ghosts goes with --layout")
+    if args.source.endswith(".json") or args.move is not None:
+        if args.move is None:
+            raise UsageError(f"{args.source}: a replay needs --move N (Pacman's N-th move)")
+        return _replay_problem(args), None
+    case = _load_case(args.source)
+    if any(v is not None for v in (args.method, args.depth, args.evaluation)):
+        raise UsageError("--method, --depth and --evaluation go with a replay or a layout; a "
+                         "tree case has its own")
+    return _case_problem(args.source, case), case
+
+
+def _load_case(path: str) -> Any:
     from pacman.grading.parser import TestCaseError, load_case
-    from pacman.grading.runner import GradingError, load_agents_module, run_agent
-    from pacman.grading.tree import TreeError, TreeRun, tree_evaluation
 
     try:
-        case = load_case(args.case)
+        return load_case(path)
     except (OSError, TestCaseError) as error:
         raise UsageError(str(error)) from None
+
+
+def _case_problem(path: str, case: Any) -> Problem:
+    from pacman.grading.tree import TreeRun, tree_evaluation
+
     method = _METHODS.get(case.alg)
     if method is None:
-        raise UsageError(f"{args.case}: cannot explain alg {case.alg!r} (one of "
+        raise UsageError(f"{path}: cannot explain alg {case.alg!r} (one of "
                          f"{', '.join(_METHODS)})")
-    try:
-        decision = traced_search(method, TreeRun(case.tree).root(), case.depth,
-                                 tree_evaluation, label=lambda state: state.node)
-    except (TreeError, ValueError) as error:
-        raise UsageError(f"{args.case}: the reference search cannot run: {error}") from None
-    assert decision.trace is not None
-    notes: dict[str, str] = {}
-    summary: list[str] = []
-    passed = True
-    if args.agents is not None:
+    return Problem(path, lambda: TreeRun(case.tree).root(), method, case.depth,
+                   _tree_evaluation(tree_evaluation), label=lambda state: str(state.node))
+
+
+def _tree_evaluation(evaluate: Callable[[Any], float]) -> Callable[[Any], float]:
+    """The tree's evaluation, whose mistakes (a node without a value) are usage errors."""
+    from pacman.grading.tree import TreeError
+
+    def checked(state: Any) -> float:
         try:
-            module = load_agents_module(args.agents)
-        except GradingError as error:
-            raise UsageError(str(error)) from None
-        agent_class = getattr(module, case.alg, None)
-        if agent_class is None:
-            raise UsageError(f"{args.agents} has no {case.alg}")
-        actual = run_agent(agent_class, case, case.depth)
-        expected = case.expected_generated
-        notes = dict.fromkeys(expected - actual.generated, "your agent did not generate it")
-        extra = sorted(actual.generated - expected)
-        passed = actual.same_as(case.expected_action, expected)
-        if actual.error is not None:
-            summary.append(f"your agent: {actual.error}")
-        summary.append(f"your agent chose {actual.action or '(nothing)'}, expected "
-                       f"{case.expected_action}")
-        if extra:
-            summary.append(f"your agent also generated: {' '.join(extra)}")
-        departure = first_departure(case, actual.generated)
-        summary.append(f"first difference: {departure}" if departure else
-                       "your agent generated exactly the expected nodes")
-    print(format_tree(decision.trace, notes))
-    for line in summary:
-        print(line)
-    return 0 if passed else 1
+            return evaluate(state)
+        except TreeError as error:
+            raise ValueError(str(error)) from None
+    return checked
+
+
+def _position_problem(args: argparse.Namespace) -> Problem:
+    from pacman import GameState
+    from pacman.layout import LayoutError, load_layout
+
+    try:
+        layout = load_layout(args.layout)
+        state = GameState.initial(layout, args.ghosts)
+    except (LayoutError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    if state.is_terminal():
+        raise UsageError(f"{args.layout}: the start position is already won or lost")
+    method = args.method or "alphabeta"
+    depth = args.depth or 2
+    evaluation = args.evaluation or "better"
+    evaluate = _evaluation(evaluation)
+    return Problem(f"{layout.name} start", lambda: state, method, depth, evaluate,
+                   context=[f"{layout.name}, start position: Pacman at "
+                            f"{state.agent_position(0)}; {method}, depth {depth}, "
+                            f"evaluation {evaluation}"])
+
+
+def _evaluation(name: str) -> Callable[[Any], float]:
+    from agents.evaluation import resolve_evaluation
+    from agents.pacman_agents import score_evaluation
+
+    if name == "score":
+        return score_evaluation
+    try:
+        return resolve_evaluation(name)
+    except (ValueError, ImportError, AttributeError) as error:
+        raise UsageError(f"--evaluation {name}: {error}") from None
+
+
+def _replay_problem(args: argparse.Namespace) -> Problem:
+    from pacman.replay import ReplayError, load_replay, replay_states
+
+    path = args.source
+    try:
+        replay = load_replay(path)
+        states = replay_states(replay)
+    except (OSError, ReplayError) as error:
+        raise UsageError(f"{path}: {error}") from None
+    agents = states[0].num_agents
+    moves = len(range(0, len(replay.record.actions), agents))
+    index = (args.move - 1) * agents
+    if args.move > moves or index >= len(states) - 1:
+        raise UsageError(f"{path}: Pacman made {moves} move{'' if moves == 1 else 's'}, "
+                         f"there is no move {args.move}")
+    state = states[index]
+    recorded = replay.record.actions[index]
+    description = replay.record.agents[0] if replay.record.agents else ""
+    settings = _described(description)
+    method = args.method or _METHODS.get(settings.get("class", ""))
+    depth = args.depth or _int(settings.get("depth"))
+    evaluation = args.evaluation or settings.get("evaluation")
+    if method is None or depth is None or evaluation is None:
+        missing = [flag for flag, value in (("--method", method), ("--depth", depth),
+                                            ("--evaluation", evaluation)) if value is None]
+        raise UsageError(f"{path}: Pacman was {description or 'not described'!r}, so its "
+                         f"search is unknown: give {', '.join(missing)}")
+    actions = chance = None
+    if settings.get("allow_stop") == "False":
+        from agents.pacman_agents import _actions_without_stop
+
+        actions = _actions_without_stop
+    if settings.get("ghost_model") == "directional":
+        from agents.ghosts import directional_distribution
+
+        chance = directional_distribution
+    evaluate = _evaluation(evaluation)
+    return Problem(f"{Path(path).name} move {args.move}", lambda: state, method, depth,
+                   evaluate, actions=actions, chance=chance,
+                   context=[f"{Path(path).name}, Pacman's move {args.move} (recorded: "
+                            f"{recorded}) by {description}; searched with {method}, depth "
+                            f"{depth}, evaluation {evaluation}"])
+
+
+def _described(description: str) -> dict[str, str]:
+    """An agent's one-line description (`AlphaBetaAgent depth=2 better`) as settings: the
+    class, `key=value` words, and the one bare word, the evaluation."""
+    words = description.split()
+    settings: dict[str, str] = {"class": words[0]} if words else {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if sep:
+            settings[key] = value
+        elif "evaluation" not in settings:
+            settings["evaluation"] = word
+    return settings
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() and int(text) > 0 else None
+
+
+# ----------------------------------------------------------------------- a student's agent
+
+@dataclass
+class StudentRun:
+    """A student's agent on a tree case, beside the expected search."""
+
+    case: Any
+    expected: frozenset[str]
+    generated: frozenset[str]
+    notes: dict[str, str]
+    summary: list[str]
+    departure: str
+    passed: bool
+
+    def page_data(self) -> dict[str, Any]:
+        """The side-by-side of the page: the whole tree (minimax to the case's depth) twice,
+        marked with the expected and the agent's generated nodes, and the first difference."""
+        from agents.trace import traced_search
+        from pacman.grading.tree import TreeRun, tree_evaluation
+        from pacman.web.tree_page import view_data
+
+        case = self.case
+        try:
+            whole = traced_search("minimax", TreeRun(case.tree).root(), case.depth,
+                                  _tree_evaluation(tree_evaluation),
+                                  label=lambda state: str(state.node)).trace
+        except ValueError as error:
+            raise UsageError(f"the tree cannot be drawn: {error}") from None
+        assert whole is not None
+        data = whole.to_json()
+        first = self.departure.split(" ", 1)[0] if self.departure else ""
+        expected_marks: dict[int, str] = {}
+        agent_marks: dict[int, str] = {}
+        for node in data["nodes"]:
+            name = node.get("label")
+            ring = " first" if name == first else ""
+            if name not in self.expected:
+                expected_marks[node["id"]] = "absent" + ring
+            elif ring:
+                expected_marks[node["id"]] = ring.strip()
+            if name in self.generated and name not in self.expected:
+                agent_marks[node["id"]] = "extra" + ring
+            elif name in self.expected and name not in self.generated:
+                agent_marks[node["id"]] = "missing" + ring
+            elif name not in self.generated:
+                agent_marks[node["id"]] = "absent"
+            elif ring:
+                agent_marks[node["id"]] = ring.strip()
+        size = len(data["nodes"])
+        return {"lines": self.summary[:-1] if self.departure else self.summary,
+                "departure": f"first difference: {self.departure}" if self.departure
+                else "your agent generated exactly the expected nodes",
+                "views": [view_data(data, "expected (the solution's generated nodes)",
+                                    max_shown=size, marks=expected_marks),
+                          view_data(data, "your agent's generated nodes", max_shown=size,
+                                    marks=agent_marks)]}
+
+
+def compare_student(case: Any, agents_path: str) -> StudentRun:
+    """Run the agent file's class for the case's algorithm; what it did against the solution."""
+    from pacman.grading.departure import first_departure
+    from pacman.grading.runner import GradingError, load_agents_module, run_agent
+
+    try:
+        module = load_agents_module(agents_path)
+    except GradingError as error:
+        raise UsageError(str(error)) from None
+    agent_class = getattr(module, case.alg, None)
+    if agent_class is None:
+        raise UsageError(f"{agents_path} has no {case.alg}")
+    actual = run_agent(agent_class, case, case.depth)
+    expected = case.expected_generated
+    notes = dict.fromkeys(expected - actual.generated, "your agent did not generate it")
+    extra = sorted(actual.generated - expected)
+    summary = []
+    if actual.error is not None:
+        summary.append(f"your agent: {actual.error}")
+    summary.append(f"your agent chose {actual.action or '(nothing)'}, expected "
+                   f"{case.expected_action}")
+    if extra:
+        summary.append(f"your agent also generated: {' '.join(extra)}")
+    departure = first_departure(case, actual.generated)
+    summary.append(f"first difference: {departure}" if departure else
+                   "your agent generated exactly the expected nodes")
+    return StudentRun(case, expected, actual.generated, notes, summary, departure,
+                      actual.same_as(case.expected_action, expected))
+
+
+def student_page(case_path: str, agents_path: str, max_shown: int = DEFAULT_MAX_SHOWN) -> str:
+    """The tree page of a tree case with a student's agent beside the expected search (what
+    `pacman grade --explain` writes for a failing case)."""
+    case = _load_case(case_path)
+    problem = _case_problem(case_path, case)
+    student = compare_student(case, agents_path)
+    from pacman.web.tree_page import render_page, view_data
+
+    views = []
+    for method in _METHOD_CHOICES:
+        view = view_data(search(problem, method, DEFAULT_MAX_NODES).trace.to_json(),
+                         _TITLES[method], max_shown=max_shown)
+        view["primary"] = method == problem.method
+        views.append(view)
+    return render_page(problem.title, views, student=student.page_data())
