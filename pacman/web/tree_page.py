@@ -156,6 +156,8 @@ def view_data(trace: dict[str, Any], title: str, *, max_shown: int = 120,
     for node, name in zip(trace["nodes"], names, strict=True):
         item = {"id": node["id"], "parent": node["parent"], "action": node["action"],
                 "ply": node["ply"], "kind": node["kind"], "name": name,
+                "short": "" if node.get("label") is None and node["parent"] is not None
+                else name,
                 "value": shown(node["value"]), "children": node.get("children", [])}
         if "alpha" in node:
             item["alpha"], item["beta"] = shown(node["alpha"]), shown(node["beta"])
@@ -185,7 +187,8 @@ def inline_json(data: Any) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("pacman.web").joinpath("assets").joinpath(name).read_text(encoding="utf-8")
+    folder = resources.files("pacman.web").joinpath("assets")
+    return folder.joinpath(name).read_text(encoding="utf-8")
 
 
 def render_page(title: str, views: list[dict[str, Any]], *, heading: str = "",
@@ -285,7 +288,7 @@ def render_svg(trace: dict[str, Any], *, max_shown: int = 120, title: str = "") 
             out.append(f'<text class="grey" x="{x + 18}" y="{y + 14}">{html.escape(text)}</text>')
         out.append(_shape(node.get("kind", "leaf"), x, y, "node pv" if item.on_pv else "node"))
         out.append(f'<text x="{x}" y="{y - 19}" text-anchor="middle" font-weight="bold">'
-                   f'{html.escape(names[item.id])}</text>')
+                   f'{html.escape(str(node.get("label", "")) if item.id else names[0])}</text>')
         out.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle">'
                    f'{shown(node.get("value"))}</text>')
         if "alpha" in node and node.get("kind") in ("max", "min"):

@@ -204,7 +204,7 @@
         let css = "node kind-" + node.kind;
         if (item.onPv && this.position === 0 && !this.options.hideValues) css += " pv";
         g.append(shape(node.kind, x, y, css));
-        g.append(svg("text", {class: "name", x: x, y: y - 19, "text-anchor": "middle"}, node.name));
+        g.append(svg("text", {class: "name", x: x, y: y - 19, "text-anchor": "middle"}, node.short));
         if (!this.options.hideValues) {
           g.append(svg("text", {class: "value", x: x, y: y + 4, "text-anchor": "middle"}, k.value[item.id] || ""));
           if (k.alpha[item.id] !== undefined && (node.kind === "max" || node.kind === "min")) {
