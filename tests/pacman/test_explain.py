@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -78,3 +80,112 @@ def test_mistakes_are_one_line_errors(args: list[str], message: str,
     assert main(["explain", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+# --------------------------------------------------------------- pages, replays and positions
+
+def header_action(out: str) -> str:
+    """The action in the tree's first line (`alphabeta, depth 2: West (value ...`)."""
+    header = next(line for line in out.splitlines() if ", depth " in line and ": " in line
+                  and line.split(",")[0] in ("minimax", "alphabeta", "expectimax"))
+    return header.split(": ", 1)[1].split(" (", 1)[0]
+
+
+@pytest.mark.parametrize("pacman,settings", [
+    ("alphabeta", "depth=2,evaluation=better"),
+    ("expectimax", "depth=2,evaluation=better,allow_stop=false,ghost_model=directional"),
+])
+def test_a_replay_moves_search_chooses_the_recorded_action(
+        pacman: str, settings: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "game.json"
+    assert main(["play", "-q", "-p", pacman, "-a", settings, "-g", "DirectionalGhost", "-l",
+                 "smallClassic", "--seed", "3", "--max-moves", "12", "--record",
+                 str(game)]) == 0
+    capsys.readouterr()
+    data = json.loads(game.read_text())
+    recorded = data["actions"][::1 + data["num_ghosts"]]
+    assert len(recorded) == data["pacman_moves"] >= 10
+    for move, action in enumerate(recorded, start=1):
+        assert main(["explain", str(game), "--move", str(move)]) == 0
+        out = capsys.readouterr().out
+        assert f"Pacman's move {move} (recorded: {action})" in out.splitlines()[0]
+        assert header_action(out) == action
+    # overriding the recorded search
+    assert main(["explain", str(game), "--move", "1", "--method", "minimax", "--depth", "1",
+                 "--evaluation", "score"]) == 0
+    assert "searched with minimax, depth 1, evaluation score" in capsys.readouterr().out
+
+
+def test_a_layouts_start_position_page_and_picture(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    page, picture = tmp_path / "tree.html", tmp_path / "tree.svg"
+    assert main(["explain", "--layout", "smallClassic", "--depth", "2", "--method",
+                 "alphabeta", "--compare", "--html", str(page), "--svg", str(picture)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("smallClassic, start position: Pacman at ")
+    assert "alphabeta, depth 2: West (value " in out
+    compared = out.split("compared on the same tree:\n", 1)[1].splitlines()
+    assert [line.split(",")[0] for line in compared[:3]] == ["  minimax", "  alphabeta",
+                                                            "  expectimax"]
+    assert out.endswith(f"wrote {page}\nwrote {picture}\n")
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "http://" not in html.replace(
+        "http://www.w3.org/2000/svg", "") and "https://" not in html
+    svg = ElementTree.fromstring(picture.read_text())
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    assert not svg.findall(".//{http://www.w3.org/2000/svg}script")
+    assert len(svg.findall(".//{http://www.w3.org/2000/svg}polygon")) > 5
+
+
+def test_the_textbook_picture_shows_the_cut(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    picture = tmp_path / "tree.svg"
+    assert main(["explain", str(CASES / "alphabeta/01-textbook.test"), "--svg",
+                 str(picture)]) == 0
+    assert capsys.readouterr().out == TEXTBOOK + f"wrote {picture}\n"
+    texts = [t.text for t in ElementTree.fromstring(picture.read_text()).iter(
+        "{http://www.w3.org/2000/svg}text")]
+    assert "cut: 2 < alpha 3" in texts and {"Center", "Right", "E", "F"} & set(texts) == {
+        "Center", "Right"}
+    assert [t for t in texts if t in "ABCDGHI"] == list("ABCDGHI")  # E, F never generated
+
+
+def write_game(tmp_path: Path, pacman: str = "greedy") -> Path:
+    game = tmp_path / "game.json"
+    assert main(["play", "-q", "-p", pacman, "-l", "smallClassic", "--seed", "1",
+                 "--max-moves", "3", "--record", str(game)]) == 0
+    return game
+
+
+@pytest.mark.parametrize("args,message", [
+    ([], "give one thing to explain: CASE.test, GAME.json --move N, or --layout NAME"),
+    (["{game}"], "game.json: a replay needs --move N (Pacman's N-th move)"),
+    (["{game}", "--move", "4"], "game.json: Pacman made 3 moves, there is no move 4"),
+    (["{game}", "--move", "1"], "Pacman was 'GreedyAgent', so its search is unknown: give "
+                                "--method, --depth, --evaluation"),
+    (["{game}", "--move", "1", "--method", "minimax"], "give --depth, --evaluation"),
+    (["{game}", "--move", "1", "--method", "minimax", "--depth", "1", "--evaluation", "nope"],
+     "--evaluation nope: "),
+    (["missing.json", "--move", "1"], "missing.json: "),
+    (["--layout", "nowhere"], "nowhere: no such layout"),
+    (["--layout", "smallClassic", "--move", "2"], "--move goes with a replay file"),
+    ([str(CASES / "alphabeta/01-textbook.test"), "--layout", "smallClassic"],
+     "give either a file or --layout, not both"),
+    ([str(CASES / "alphabeta/01-textbook.test"), "--depth", "3"],
+     "--method, --depth and --evaluation go with a replay or a layout"),
+    ([str(CASES / "alphabeta/01-textbook.test"), "--ghosts", "1"], "--ghosts goes with --layout"),
+    (["--layout", "smallClassic", "--agents", str(EQUALITY)], "--agents needs a tree case"),
+    ([str(CASES / "alphabeta/01-textbook.test"), "--html", "/no/such/dir/t.html"],
+     "cannot write /no/such/dir/t.html"),
+    ([str(CASES / "alphabeta/01-textbook.test"), "--max-nodes", "0"], "--max-nodes"),
+])
+def test_new_mistakes_are_one_line_errors(args: list[str], message: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    if any("{game}" in arg for arg in args):
+        game = write_game(tmp_path)
+        args = [arg.replace("{game}", str(game)) for arg in args]
+    capsys.readouterr()
+    assert main(["explain", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and message in captured.err
+    assert "Traceback" not in captured.err
