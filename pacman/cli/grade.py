@@ -83,6 +83,11 @@ def add_parser(commands: Any) -> None:
                        help="exit with 1 when any point is lost")
     grade.add_argument("-v", "--verbose", action="store_true",
                        help="print passing tests' messages too")
+    grade.add_argument("--explain", default=None, metavar="DIR",
+                       help="for each failing tree test, write the tree view of the agent "
+                            "beside the expected search (HTML, see `pacman explain`) into DIR "
+                            "and name it on the test's line (the agent runs once more for it, "
+                            "in this process)")
     grade.add_argument("--no-graphics", "--mute", dest="quiet_habit", action="store_true",
                        help=argparse.SUPPRESS)
 
@@ -139,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
             return _generate(suite)
         limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
         if args.submissions:
+            if args.explain:
+                raise UsageError("--explain writes tree views for one submission, not with "
+                                 "--submissions")
             return _grade_class(args, suite, paths, limits)
         return _grade_one(args, suite, paths, limits)
     except (SuiteError, GradingError) as error:
@@ -183,6 +191,10 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
 
     agents = _agents(args)
     shown: set[str] = set()
+    views = _TreeViews(args.explain, suite, agents) if args.explain else None
+
+    def view(result: TestResult) -> str:
+        return views.page(result) if views is not None else ""
 
     def on_test(question: str, result: TestResult) -> None:
         if not suite.classic or suite.chosen_tests:
@@ -190,7 +202,7 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
         if question not in shown:
             shown.add(question)
             print(fmt.format_question_start(question))
-        print(fmt.format_test(result, args.verbose), flush=True)
+        print(fmt.format_test(result, args.verbose, view(result)), flush=True)
 
     def on_question(result: QuestionResult) -> None:
         if not suite.classic or suite.chosen_tests:
@@ -199,7 +211,7 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
             shown.add(result.name)
             print(fmt.format_question_start(result.name))
             for test in result.tests:
-                print(fmt.format_test(test, args.verbose))
+                print(fmt.format_test(test, args.verbose, view(test)))
         print(fmt.format_question_end(result), flush=True)
 
     if args.in_process:
@@ -216,7 +228,8 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
     if report.error:
         print(f"pacman: the submission could not be graded: {report.error}")
     points = suite.classic and not suite.chosen_tests
-    print(fmt.format_totals(report) if points else fmt.format_own_cases(report))
+    print(fmt.format_totals(report) if points else fmt.format_own_cases(
+        report, {test.test: view(test) for test in report.tests}))
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_dict(), indent=1) + "\n",
                                    encoding="utf-8")
@@ -226,6 +239,48 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
             json.dumps(fmt.gradescope_results(report), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.gradescope_output}")
     return _status(report, suite.classic and not suite.chosen_tests, args.strict)
+
+
+class _TreeViews:
+    """`--explain DIR`: the tree view page of each failing tree test, written once."""
+
+    def __init__(self, folder: str, suite: Any, agents: str | None) -> None:
+        from pacman.grading.session import relative_name
+
+        self.folder = Path(folder)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"--explain: cannot make {folder}: "
+                             f"{error.strerror or error}") from None
+        self.agents = agents
+        self.paths = {relative_name(suite, path): path for path in suite.tests}
+        self.written: dict[str, str] = {}
+
+    def page(self, result: Any) -> str:
+        """The page's path for a failing tree test ("" for any other test)."""
+        from pacman.grading.results import TestStatus
+        from pacman.grading.tree_test import CLASS
+
+        if (result.test_class != CLASS or result.test not in self.paths
+                or result.status in (TestStatus.PASS, TestStatus.SKIPPED, TestStatus.NOT_RUN)):
+            return ""
+        if result.test not in self.written:
+            self.written[result.test] = self._write(result.test)
+        return self.written[result.test]
+
+    def _write(self, test: str) -> str:
+        from pacman.cli.explain import student_page
+
+        if self.agents is None:
+            return "not written: the built-in agents are graded"
+        target = self.folder / (test.removesuffix(".test").replace("/", "-") + ".html")
+        try:
+            target.write_text(student_page(str(self.paths[test]), self.agents),
+                              encoding="utf-8")
+        except (UsageError, OSError) as error:
+            return f"not written: {error}"
+        return str(target)
 
 
 def _status(report: Any, classic: bool, strict: bool) -> int:

@@ -72,15 +72,18 @@ _CLASSIC_LABELS = {TestStatus.PASS: "PASS", TestStatus.PARTIAL: "FAIL", TestStat
                    TestStatus.NOT_RUN: "NOT RUN"}
 
 
-def format_test(result: TestResult, verbose: bool = False) -> str:
+def format_test(result: TestResult, verbose: bool = False, view: str = "") -> str:
     """A test as the classic grader prints it: `*** PASS: path`, then its messages (always for
-    a failure, for a pass only when `verbose` or when it earned points)."""
+    a failure, for a pass only when `verbose` or when it earned points); `view` (a tree view
+    page's path) ends the first line."""
     label = _CLASSIC_LABELS[result.status]
     head = f"*** {label}: {result.test}"
     if result.status in (TestStatus.CRASH, TestStatus.TIMEOUT):
         head += f" ({result.status})"
     if result.max_points:
         head += f" ({result.points} of {result.max_points} points)"
+    if view:
+        head += f" (tree view: {view})"
     show = result.status is not TestStatus.PASS or verbose or result.max_points
     lines = [head]
     if show:
@@ -109,14 +112,17 @@ def format_totals(report: SubmissionReport) -> str:
     return "\n".join(lines)
 
 
-def format_own_cases(report: SubmissionReport) -> str:
-    """Our own cases (no points): `PASS path` or the explanation, then `N passed, M failed`."""
+def format_own_cases(report: SubmissionReport, views: dict[str, str] | None = None) -> str:
+    """Our own cases (no points): `PASS path` or the explanation, then `N passed, M failed`;
+    `views` maps a test to its tree view page, named on its line."""
     lines = []
+    views = views or {}
     for test in report.tests:
         if test.status is TestStatus.PASS:
             lines.append(f"PASS {test.test}")
         else:
-            lines.append(f"{_LABELS_OWN.get(test.status, 'FAIL')} {test.test}")
+            view = f" (tree view: {views[test.test]})" if views.get(test.test) else ""
+            lines.append(f"{_LABELS_OWN.get(test.status, 'FAIL')} {test.test}{view}")
             lines.extend(f"  {message}".rstrip() for message in test.messages)
     passed = sum(t.passed for t in report.tests)
     skipped = sum(t.status is TestStatus.SKIPPED for t in report.tests)

@@ -189,3 +189,49 @@ def test_new_mistakes_are_one_line_errors(args: list[str], message: str, tmp_pat
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and message in captured.err
     assert "Traceback" not in captured.err
+
+
+def test_grade_explain_writes_a_tree_view_per_failing_tree_case(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    views = tmp_path / "views"
+    assert main(["grade", str(CASES / "alphabeta"), "--agents", str(EQUALITY), "--explain",
+                 str(views)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    failing = [line for line in lines if line.startswith("FAIL ")]
+    assert failing == [f"FAIL alphabeta/{name}.test (tree view: {views}/alphabeta-{name}.html)"
+                       for name in ("05-tie-with-alpha", "06-tie-with-beta", "10-root-tie")]
+    assert all("tree view" not in line for line in lines if line.startswith("PASS "))
+    assert sorted(p.name for p in views.iterdir()) == [
+        f"alphabeta-{name}.html" for name in ("05-tie-with-alpha", "06-tie-with-beta",
+                                              "10-root-tie")]
+    page = (views / "alphabeta-05-tie-with-alpha.html").read_text()
+    assert '"departure":"first difference: n2b (N2 --y--\\u003e n2b) is expected' in page
+
+
+def test_grade_explain_on_a_classic_suite_names_the_page_on_the_test_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    views = tmp_path / "views"
+    assert main(["grade", str(ROOT / "pacman/grading/test_cases"), "-q", "q3", "--agents",
+                 str(ROOT / "tests/cs188/submissions/no_root_alpha/multiAgents.py"),
+                 "--explain", str(views)]) == 0
+    out = capsys.readouterr().out
+    assert (f"*** FAIL: test_cases/q3/1-prune-one-ghost.test (tree view: "
+            f"{views}/test_cases-q3-1-prune-one-ghost.html)\n") in out
+    assert (views / "test_cases-q3-1-prune-one-ghost.html").is_file()
+    assert "*** PASS: test_cases/q3/2-equal-alpha.test\n" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--submissions", "x"], "--explain writes tree views for one submission"),
+    (["--explain", "{file}/x"], "--explain: cannot make "),
+])
+def test_grade_explain_mistakes(args: list[str], message: str, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    args = [arg.replace("{file}", str(afile)) for arg in args]
+    if "--explain" not in args:
+        args += ["--explain", str(tmp_path / "views")]
+    assert main(["grade", str(CASES / "alphabeta"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
