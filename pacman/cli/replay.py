@@ -1,5 +1,8 @@
 """`pacman replay`: show a recorded game and check every field of the file against the rules.
 
+`--html FILE.html` also writes the game as one self-contained page (`pacman.web.replay_page`,
+docs/replay-viewer.md), before any window opens; with `-q` nothing else is shown.
+
 Exit codes: 0 the file adds up (fields a replay without a digest cannot prove are listed as
 "not verified"; `--strict` makes them count as failure), 1 a readable file that does not add
 up (every difference is listed), 2 a file that cannot be read as a replay (one line).
@@ -11,6 +14,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from pacman.cli.options import (
+    UsageError,
     add_output_options,
     check_output_paths,
     make_display,
@@ -34,7 +38,8 @@ def add_parser(commands: Any) -> None:
                     "actions, score, moves and outcome against the rules, and the rest against "
                     "the file's digest. Think times and the package version are informational. "
                     "Exit 0: it adds up; 1: it does not (each difference is listed); 2: not "
-                    "a readable replay.")
+                    "a readable replay. --html FILE.html also writes the game as one "
+                    "self-contained HTML page to play in any browser (no server needed).")
     replay.add_argument("file", metavar="FILE.json", help="a replay saved by play --record")
     replay_view = replay.add_mutually_exclusive_group()
     replay_view.add_argument("-q", "--quiet", action="store_true", help="no display")
@@ -46,6 +51,10 @@ def add_parser(commands: Any) -> None:
     replay.add_argument("--strict", action="store_true",
                         help="fail (exit 1) when a field cannot be verified, e.g. a replay "
                              "without a digest")
+    replay.add_argument("--html", metavar="FILE.html", default=None,
+                        help="also write the game as one self-contained HTML page: the maze, "
+                             "play/pause, a scrub bar, the score and each Pacman search "
+                             "(docs/replay-viewer.md); combine with -q for no window")
     add_output_options(replay)
 
 
@@ -54,9 +63,12 @@ def run(args: argparse.Namespace) -> int:
     from pacman.replay import load_replay, verify
 
     check_output_paths(args)
+    html_path = _html_path(args)
     replay = load_replay(args.file)
     verdict = verify(replay)  # checks every action before anything is shown
     record = replay.record
+    if html_path is not None:
+        _write_html(replay, verdict, html_path)
     shown: GameRecord | None = None
     wants_view = not args.quiet or args.screenshot or args.gif
     if wants_view and verdict.complete:
@@ -78,6 +90,34 @@ def run(args: argparse.Namespace) -> int:
     if not verdict.matches:
         return 1
     return 1 if args.strict and verdict.unverified else 0
+
+
+def _html_path(args: argparse.Namespace) -> str | None:
+    """The --html path, refused up front when it can never be a file."""
+    from pathlib import Path
+
+    value: str | None = getattr(args, "html", None)
+    if value is None:
+        return None
+    if not value.strip():
+        raise UsageError("--html needs a file name")
+    if Path(value).is_dir():
+        raise UsageError(f"--html {value} is a folder: give a file name")
+    return value
+
+
+def _write_html(replay: Replay, verdict: Verdict, path: str) -> None:
+    """Write the page (the playable prefix when the actions cannot all be played)."""
+    from pacman.web.replay_page import ReplayPageError, write_replay_page
+
+    try:
+        written = write_replay_page(replay, path, verdict)
+    except ReplayPageError as error:
+        raise UsageError(f"--html: {error}") from None
+    if verdict.complete:
+        print(f"wrote {written}")
+    else:
+        print(f"wrote {written} (the {verdict.played} playable actions only)")
 
 
 def _show(replay: Replay, args: argparse.Namespace) -> GameRecord | None:
