@@ -52,7 +52,8 @@ def trace_data(trace: Any) -> dict[str, Any] | None:
 
 
 def value_text(value: Any) -> str:
-    """A search value as the trace tools print it: `12.5`, `-inf`, `?` for none."""
+    """A search value as text: `12.5`, `-1000375.5` (two decimals at most), `-inf`, `?` for
+    none."""
     if value is None:
         return "?"
     if isinstance(value, str):
@@ -60,7 +61,8 @@ def value_text(value: Any) -> str:
     number = float(value)
     if math.isinf(number):
         return "inf" if number > 0 else "-inf"
-    return f"{number:g}"
+    text = f"{number:.2f}".rstrip("0").rstrip(".")  # -1000375.5, not -1.00038e+06
+    return "0" if text == "-0" else text
 
 
 def pv_rounds(pv: Sequence[Sequence[Any]]) -> list[str]:

@@ -35,6 +35,7 @@ from pacman.display.search_panel import (
     panel_width,
     pv_paths,
     pv_rounds,
+    value_text,
 )
 from pacman.display.tree_view import (
     CHANCE_COLOR,
@@ -108,11 +109,12 @@ def test_panel_lines_follow_the_trace_they_show() -> None:
     trace = traced_decision(state, depth=3)
     lines = panel_lines(trace)
     assert lines[0] == "Search of the last move"
-    assert f"chosen: {trace.action} (value {trace.value:g})" in lines
+    assert f"chosen: {trace.action} (value {value_text(trace.value)})" in lines
     assert [line for line in lines if line.startswith("> ")] == [
-        f"> {trace.action}: {trace.value:g}"]
+        f"> {trace.action}: {value_text(trace.value)}"]
     for action, value in trace.root_values:
-        assert f"{'> ' if action == trace.action else '  '}{action}: {value:g}" in lines
+        assert f"{'> ' if action == trace.action else '  '}{action}: {value_text(value)}" \
+            in lines
     assert f"cuts: {trace.cuts:,}, pruned moves: {trace.pruned:,}" in lines
     assert f"nodes generated: {trace.nodes_generated:,}" in lines
     assert trace.pruned > 0
@@ -122,6 +124,12 @@ def test_without_a_trace_the_panel_says_how_to_get_one() -> None:
     assert panel_lines(None, 7) == ["Search of Pacman move 7", "no search trace for this move:",
                                     NO_TRACE, "", "t: hide panel    v: tree view"]
     assert NO_TRACE == "play with --trace and a minimax, alphabeta or expectimax agent"
+
+
+def test_values_read_without_exponents() -> None:
+    assert [value_text(v) for v in (-1553.5, -1000375.5, 12, 0.125, 1 / 3, "-inf", None,
+                                    float("inf"))] == [
+        "-1553.5", "-1000375.5", "12", "0.12", "0.33", "-inf", "?", "inf"]
 
 
 def test_pv_rounds_and_infinite_values() -> None:
@@ -383,3 +391,32 @@ def test_trace_with_an_agent_that_cannot_trace_is_a_one_line_error(
     assert capsys.readouterr().err == ("pacman: error: --trace: RandomAgent does not trace its "
                                        "search (the minimax, alphabeta and expectimax agents "
                                        "do)\n")
+
+
+def test_t_works_on_the_end_screen_and_another_key_goes_on() -> None:
+    window = open_window(frame_time=0.0, end_wait=None, allow_dummy=True)  # waits for a key
+    failures: list[str] = []
+
+    def script() -> None:
+        try:
+            if not wait_until(lambda: window.blocked == "end"):
+                failures.append("the end screen did not wait")
+                return
+            key(pygame.K_t)
+            if not wait_until(lambda: window.show_panel):
+                failures.append("t did nothing on the end screen")
+            if window.blocked != "end":
+                failures.append("t ended the end screen")
+        finally:
+            key(pygame.K_SPACE)
+
+    try:
+        pygame.event.clear()
+        thread = threading.Thread(target=script, daemon=True)
+        thread.start()
+        played(window, 2)
+        thread.join(10)
+        assert not failures
+        assert window.show_panel and not window.quit_requested
+    finally:
+        window.close()

@@ -1,4 +1,5 @@
-"""A real window under Xvfb: `pacman play` shows the maze, and `q` quits it cleanly.
+"""A real window under Xvfb: `pacman play` shows the maze, and `q` quits it cleanly; with
+`--trace`, `t` shows the search panel beside the maze and `v` the tree view.
 
 Needs the Debian packages `xvfb` and `xdotool` (skipped with the reason otherwise); with
 `x11-apps` (`xwd`) the test also grabs the X screen itself and looks for the blue walls.
@@ -33,8 +34,19 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def x_display() -> Iterator[str]:
     """A private Xvfb server; yields its DISPLAY."""
+    yield from xvfb("800x600x24")
+
+
+@pytest.fixture
+def wide_x_display() -> Iterator[str]:
+    """A private Xvfb server with room for the maze and the search panel side by side."""
+    yield from xvfb("1280x800x24")
+
+
+def xvfb(screen: str) -> Iterator[str]:
+    """Start Xvfb with one screen of this size; yield its DISPLAY, then stop it."""
     read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "800x600x24",
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen,
                                "-nolisten", "tcp"], pass_fds=(write,),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
@@ -146,3 +158,79 @@ def test_a_students_multiagents_py_plays_in_the_window(x_display: str, tmp_path:
             game.communicate()
     assert game.returncode == 0, err
     assert "Outcomes:" in out and "classic pacman.py" not in err and "Traceback" not in err
+
+
+def grab(display: str) -> npt.NDArray[np.uint8]:
+    """The X screen as an `H x W x 3` array (xwd)."""
+    dump = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, timeout=20,
+                          env={**os.environ, "DISPLAY": display}).stdout
+    return read_xwd(dump)
+
+
+def count(screen: npt.NDArray[np.uint8], color: tuple[int, int, int]) -> int:
+    return int((screen == color).all(axis=2).sum())
+
+
+def traced_game(display: str) -> subprocess.Popen[str]:
+    """`pacman play --trace` of an alpha-beta Pacman in the window (no --record)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER",
+                                                            "WAYLAND_DISPLAY")}
+    env["DISPLAY"] = display
+    return subprocess.Popen(
+        [sys.executable, "-m", "pacman", "play", "-p", "alphabeta", "-a",
+         "depth=2,evaluation=better", "-g", "DirectionalGhost", "-l", "smallClassic",
+         "--seed", "3", "--trace", "--frame-time", "0.2"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def press(display: str, game: subprocess.Popen[str], key: str) -> None:
+    """Focus the game's window and press a key (the window is a new X window after it
+    changes size, so it is looked up each time)."""
+    xdotool(display, "windowfocus", "--sync", wait_for_window(display, game))
+    xdotool(display, "key", key)
+
+
+@pytest.mark.skipif(not IN_CI and shutil.which("xwd") is None,
+                    reason="needs xwd (apt-get install x11-apps)")
+def test_t_shows_the_search_panel_and_v_the_tree_view(wide_x_display: str) -> None:
+    x_display = wide_x_display
+    from pacman.display.search_panel import PANEL_BACKGROUND, PANEL_CHOSEN_BACKGROUND
+    from pacman.display.tree_view import MAX_COLOR, MIN_COLOR, PV_COLOR, TREE_BACKGROUND
+
+    game = traced_game(x_display)
+    try:
+        wait_for_window(x_display, game)
+        time.sleep(1.0)
+        press(x_display, game, "space")  # pause: the screen stays still
+        before = grab(x_display)
+        assert count(before, PANEL_BACKGROUND) == 0
+        press(x_display, game, "t")
+        time.sleep(1.0)
+        panel = grab(x_display)
+        background = (panel == PANEL_BACKGROUND).all(axis=2)
+        walls = (panel == WALL).all(axis=2)
+        assert background.sum() > 20_000, "no search panel on the X screen"
+        assert count(panel, PANEL_CHOSEN_BACKGROUND) > 500, "no chosen move highlighted"
+        # the panel is beside the maze: right of every wall but its own border line
+        assert np.nonzero(background)[1].min() > np.median(np.nonzero(walls)[1])
+        press(x_display, game, "v")
+        time.sleep(1.0)
+        tree = grab(x_display)
+        assert count(tree, TREE_BACKGROUND) > 100_000, "no tree view on the X screen"
+        for color in (MAX_COLOR, MIN_COLOR, PV_COLOR):
+            assert count(tree, color) > 30, f"no {color} nodes in the tree view"
+        assert count(tree, WALL) == 0  # the maze is hidden while the tree is shown
+        press(x_display, game, "Escape")  # back to the game, not out of it
+        time.sleep(1.0)
+        back = grab(x_display)
+        assert count(back, WALL) > 500 and count(back, PANEL_BACKGROUND) > 20_000
+        assert game.poll() is None
+        press(x_display, game, "q")
+        out, err = game.communicate(timeout=30)
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.communicate()
+    assert game.returncode == 0, err
+    assert "Outcomes:      stopped 1" in out
+    assert "Traceback" not in err and "error" not in err
