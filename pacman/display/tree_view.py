@@ -54,6 +54,9 @@ def node_line(item: Placed) -> str:
            f"{value_text(node.get('value'))}"
     if "alpha" in node:
         text += f", alpha {value_text(node['alpha'])}, beta {value_text(node['beta'])}"
+    if node.get("probabilities"):
+        text += ", outcome probabilities " + ", ".join(
+            f"{p:.3g}" for p in node["probabilities"])
     cut = node.get("cut")
     if cut and cut.get("skipped"):
         text += f"; cut by {cut['by']} {value_text(cut['bound'])}, never generated: " \

@@ -21,7 +21,7 @@ import pygame
 from agents.evaluation import NAMED
 from agents.ghosts import DirectionalGhost
 from agents.pacman_agents import AlphaBetaAgent
-from agents.search import alphabeta
+from agents.search import alphabeta, expectimax
 from agents.trace import SearchTrace
 from pacman import GameState, run_game
 from pacman.cli import main
@@ -49,6 +49,7 @@ from pacman.display.window import PygameWindow, open_window
 from pacman.layout import load_layout
 from pacman.record import GameRecord
 from pacman.rules import Direction
+from pacman.trace_layout import Placed
 
 SMALL = load_layout("smallClassic")
 
@@ -420,3 +421,29 @@ def test_t_works_on_the_end_screen_and_another_key_goes_on() -> None:
         assert window.show_panel and not window.quit_requested
     finally:
         window.close()
+
+
+def test_an_expectimax_tree_has_chance_circles_and_no_min_triangles() -> None:
+    state = GameState.initial(SMALL, 1)
+    decision = expectimax(state, 2, NAMED["better"], trace=True)
+    view = TreeView(decision.trace, 1, max_shown=60)
+    assert [item.node["kind"] for item in view.items[:2] if item.node] == ["max", "chance"]
+    assert node_line(view.items[1]) == ("#1 West: ply 1, chance (ghost 1 to move), value "
+                                        "-1553.5, outcome probabilities 1; on the principal "
+                                        "variation")  # the ghost's only move at the start
+    pygame.font.init()
+    surface = pygame.Surface((800, 500))
+    view.draw(surface, surface.get_rect(), pygame.font.Font(None, 17),
+              pygame.font.Font(None, 14))
+    pixels = np.array(pygame.surfarray.array3d(surface)).transpose(1, 0, 2)[:-40]
+    assert count(pixels, CHANCE_COLOR) > 300 and count(pixels, MAX_COLOR) > 100
+    assert count(pixels, MIN_COLOR) == 0
+
+
+def test_node_line_names_the_window_and_the_cut() -> None:
+    node = {"id": 7, "parent": 3, "action": "East", "ply": 2, "agent": 2, "kind": "min",
+            "value": -12.5, "alpha": 3, "beta": "inf",
+            "cut": {"after": 0, "by": "alpha", "bound": 3, "skipped": ["North", "South"]}}
+    item = Placed(7, 1.0, 2, 0, 0, False, node)
+    assert node_line(item) == ("#7 East: ply 2, min (ghost 2 to move), value -12.5, alpha 3, "
+                               "beta inf; cut by alpha 3, never generated: North, South")
