@@ -261,9 +261,21 @@ def _evaluation(name: str) -> Callable[[Any], float]:
     if name == "score":
         return score_evaluation
     try:
-        return resolve_evaluation(name)
+        function = resolve_evaluation(name)
     except (ValueError, ImportError, AttributeError) as error:
         raise UsageError(f"--evaluation {name}: {error}") from None
+
+    def checked(state: Any) -> float:
+        try:
+            value = function(state)
+        except Exception as error:  # the user's function: its failure is a usage error
+            raise UsageError(f"evaluation {name} failed: {type(error).__name__}: "
+                             f"{error}") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UsageError(f"evaluation {name} returned {type(value).__name__}, not a "
+                             "number")
+        return float(value)
+    return checked
 
 
 def _replay_problem(args: argparse.Namespace) -> Problem:
@@ -273,8 +285,10 @@ def _replay_problem(args: argparse.Namespace) -> Problem:
     try:
         replay = load_replay(path)
         states = replay_states(replay)
-    except (OSError, ReplayError) as error:
-        raise UsageError(f"{path}: {error}") from None
+    except ReplayError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"{path}: {error.strerror or error}") from None
     agents = states[0].num_agents
     moves = len(range(0, len(replay.record.actions), agents))
     index = (args.move - 1) * agents

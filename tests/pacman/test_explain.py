@@ -166,7 +166,12 @@ def write_game(tmp_path: Path, pacman: str = "greedy") -> Path:
     (["{game}", "--move", "1", "--method", "minimax"], "give --depth, --evaluation"),
     (["{game}", "--move", "1", "--method", "minimax", "--depth", "1", "--evaluation", "nope"],
      "--evaluation nope: "),
-    (["missing.json", "--move", "1"], "missing.json: "),
+    (["missing.json", "--move", "1"], "missing.json: no such file"),
+    (["--layout", "smallClassic", "--evaluation", "builtins:str"],
+     "smallClassic start: the search cannot run: evaluation builtins:str returned str, not a "
+     "number"),
+    (["--layout", "smallClassic", "--evaluation", "builtins:int"],
+     "the search cannot run: evaluation builtins:int failed: TypeError: "),
     (["--layout", "nowhere"], "nowhere: no such layout"),
     (["--layout", "smallClassic", "--move", "2"], "--move goes with a replay file"),
     ([str(CASES / "alphabeta/01-textbook.test"), "--layout", "smallClassic"],
