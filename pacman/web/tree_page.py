@@ -45,7 +45,7 @@ def shown(value: Any) -> str:
 
 def node_names(trace: dict[str, Any]) -> list[str]:
     """A short name per node: its label (a tree case's node), else the path of actions from
-    the root by initials (`W.N.S`; `root` for the root)."""
+    the root by initials (`W.N.stop`; `root` for the root)."""
     names: list[str] = []
     for node in trace["nodes"]:
         if node.get("label") is not None:
@@ -53,7 +53,8 @@ def node_names(trace: dict[str, Any]) -> list[str]:
         elif node["parent"] is None:
             names.append("root")
         else:
-            step = str(node["action"])[:1] or "?"
+            action = str(node["action"])
+            step = "stop" if action == "Stop" else action[:1] or "?"
             above = names[node["parent"]]
             names.append(step if above == "root" else f"{above}.{step}")
     return names

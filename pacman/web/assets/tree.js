@@ -218,6 +218,10 @@
         g.append(svg("title", {}, `${node.name}: ${node.kind} ${node.value}` +
           (node.alpha !== undefined ? ` [alpha ${node.alpha}, beta ${node.beta}]` : "") +
           (node.probabilities ? ` p=${node.probabilities.join(", ")}` : "")));
+        if (node.unrecorded_children && this.position === 0) {
+          g.append(svg("text", {class: "cut-label", x: x + 18, y: y - 4},
+            `+${node.unrecorded_children} not recorded`));
+        }
         body.append(g);
         if (node.cut && node.cut.skipped.length && k.cut.has(item.id)) {
           const sign = node.cut.by === "beta" ? ">" : "<";
