@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import warnings
 from typing import TYPE_CHECKING
 
 from pacman.display import search_panel
@@ -353,9 +354,22 @@ class PygameWindow:
         self._panel = None
         if self._renderer is None or pygame.display.get_surface() is None:
             return
-        size = self._frame_size(self._renderer.layout, self._renderer.cell)
-        self._screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self._set_size(self._frame_size(self._renderer.layout, self._renderer.cell))
         self._resize()
+
+    @staticmethod
+    def _set_size(size: tuple[int, int]) -> None:
+        """Resize the window in place (pygame-ce 2.5's Window: `set_mode` would make a new
+        window, which may move and lose the focus); `set_mode` on older pygame-ce."""
+        window_class = getattr(pygame, "Window", None)
+        from_display = getattr(window_class, "from_display_module", None)
+        if from_display is None or pygame.display.get_surface() is None:
+            pygame.display.set_mode(size, pygame.RESIZABLE)
+            return
+        with warnings.catch_warnings():  # it suggests drawing through Window: not needed here
+            warnings.simplefilter("ignore", DeprecationWarning)
+            window = from_display()
+        window.size = size
 
     def _tree_view(self) -> None:
         """Show the last Pacman move's search tree until `v` or Escape (the game waits, and is
@@ -369,9 +383,9 @@ class PygameWindow:
         move = self._move
         before = screen.get_size()
         if before[0] < TREE_MIN_SIZE[0] or before[1] < TREE_MIN_SIZE[1]:  # room for the tree
-            screen = pygame.display.set_mode((max(before[0], TREE_MIN_SIZE[0]),
-                                              max(before[1], TREE_MIN_SIZE[1])),
-                                             pygame.RESIZABLE)
+            self._set_size((max(before[0], TREE_MIN_SIZE[0]),
+                            max(before[1], TREE_MIN_SIZE[1])))
+            screen = pygame.display.get_surface() or screen
         width = screen.get_width()
         view = TreeView(move.trace if move is not None else None,
                         move.pacman_moves if move is not None else None,
@@ -412,7 +426,7 @@ class PygameWindow:
             shown = pygame.display.get_surface()
             if not self.quit_requested and shown is not None:
                 if shown.get_size() != before:
-                    pygame.display.set_mode(before, pygame.RESIZABLE)
+                    self._set_size(before)
                 self._resize()
 
     def _glide(self, state: GameState) -> None:
