@@ -73,10 +73,13 @@ def tree_title(data: dict[str, Any] | None, items: Sequence[Placed],
         return NO_TREE
     shown = sum(1 for item in items if item.node is not None)
     which = "the last move" if move_number is None else f"Pacman move {move_number}"
-    return (f"Search of {which}: {data.get('method')}, depth {data.get('depth')}, chose "
+    text = (f"Search of {which}: {data.get('method')}, depth {data.get('depth')}, chose "
             f"{data.get('action')} (value {value_text(data.get('value'))}); "
             f"{data.get('nodes_generated', 0):,} nodes generated, {shown:,} drawn, "
             f"{data.get('cuts', 0):,} cuts pruning {data.get('pruned', 0):,} moves")
+    if data.get("unrecorded"):
+        text += f"; {data['unrecorded']:,} past the trace's budget, not recorded"
+    return text
 
 
 def generation_order(items: Sequence[Placed]) -> list[int]:

@@ -22,7 +22,7 @@ from agents.evaluation import NAMED
 from agents.ghosts import DirectionalGhost
 from agents.pacman_agents import AlphaBetaAgent
 from agents.search import alphabeta, expectimax
-from agents.trace import SearchTrace
+from agents.trace import SearchTrace, traced_search
 from pacman import GameState, run_game
 from pacman.cli import main
 from pacman.display import search_panel
@@ -44,6 +44,7 @@ from pacman.display.tree_view import (
     PV_COLOR,
     TreeView,
     node_line,
+    tree_title,
 )
 from pacman.display.window import PygameWindow, open_window
 from pacman.layout import load_layout
@@ -447,3 +448,16 @@ def test_node_line_names_the_window_and_the_cut() -> None:
     item = Placed(7, 1.0, 2, 0, 0, False, node)
     assert node_line(item) == ("#7 East: ply 2, min (ghost 2 to move), value -12.5, alpha 3, "
                                "beta inf; cut by alpha 3, never generated: North, South")
+
+
+def test_the_tree_title_counts_what_is_drawn_and_what_was_not_recorded() -> None:
+    state = GameState.initial(SMALL)
+    decision = traced_search("alphabeta", state, 2, NAMED["better"], max_nodes=10)
+    view = TreeView(decision.trace, 4, max_shown=5)
+    drawn = sum(1 for item in view.items if item.node is not None)
+    # the principal variation is always drawn: 7 nodes, past the 5 asked for
+    assert drawn == 7 and decision.trace is not None and decision.trace.unrecorded == 31
+    assert tree_title(view.data, view.items, 4) == (
+        "Search of Pacman move 4: alphabeta, depth 2, chose West (value -1553.5); 41 nodes "
+        "generated, 7 drawn, 16 cuts pruning 16 moves; 31 past the trace's budget, not "
+        "recorded")
