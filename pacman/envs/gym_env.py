@@ -1,0 +1,157 @@
+"""`PacmanEnv`: Pacman as a Gymnasium env, the ghosts played by our ghost agents.
+
+Actions: `Discrete(5)`, index i is `ACTIONS[i]` = North, South, East, West, Stop; an illegal
+action plays Stop (always legal). `info["action_mask"]` (int8, shape (5,)) marks the legal ones.
+Observations: `(6, H, W)` uint8 grids (walls, food, capsules, Pacman, ghosts, scared ghosts);
+`info["state"]` is the `GameState` itself. Reward: the score change of the step (Pacman's move
+and the ghosts' replies). Terminated on a win or a loss, truncated after `max_moves` Pacman
+moves. `reset(seed=s)` plays the game `run_game(layout, pacman, ghosts, seed=s)` plays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from pacman.envs.common import (
+    ACTIONS,
+    GridEncoder,
+    Screen,
+    action_mask,
+    make_ghosts,
+    pacman_action,
+    resolve_layout,
+)
+from pacman.layout import Layout
+from pacman.rules import Direction
+from pacman.state import GameState
+
+RENDER_FPS = 10
+DEFAULT_MAX_MOVES = 1000
+
+
+class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
+    """Pacman against `num_ghosts` ghosts of the agent registry (`ghost`, like `pacman play -g`).
+
+    `layout`: a shipped name, a .lay path or a `Layout`. `max_moves`: Pacman moves before the
+    episode is truncated (None: never). `render_mode`: "rgb_array" (frames as H x W x 3 uint8)
+    or "human" (the pygame window). `state_in_info=False` leaves `info["state"]` out (faster
+    in vector envs, whose worker processes would pickle it every step).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array"],  # noqa: RUF012
+                                "render_fps": RENDER_FPS}
+
+    def __init__(self, layout: str | Layout = "smallClassic", ghost: str = "RandomGhost",
+                 num_ghosts: int | None = None, max_moves: int | None = DEFAULT_MAX_MOVES,
+                 render_mode: str | None = None, ghost_settings: Mapping[str, Any] | None = None,
+                 state_in_info: bool = True, zoom: float = 1.0) -> None:
+        self.layout, self.num_ghosts = resolve_layout(layout, num_ghosts)
+        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
+                max_moves, int) or max_moves < 1):
+            raise ValueError(f"max_moves must be a whole number >= 1 or None, got {max_moves!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, got {render_mode!r}")
+        self.ghost_name, self.ghost_settings = ghost, dict(ghost_settings or {})
+        self.ghosts: list[Any] = make_ghosts(ghost, self.ghost_settings, self.num_ghosts)
+        self.max_moves, self.render_mode = max_moves, render_mode
+        self.state_in_info, self.zoom = state_in_info, zoom
+        self.encoder = GridEncoder(self.layout)
+        self.observation_space = spaces.Box(0, 1, self.encoder.shape, dtype=np.uint8)
+        self.action_space = spaces.Discrete(len(ACTIONS))
+        #: the game's generator (what `run_game` hands every agent through `set_rng`): a Pacman
+        #: agent that draws from it too plays the very game `run_game` would
+        self.game_rng = random.Random(0)
+        self.game_seed = 0
+        self.state = GameState.initial(self.layout, self.num_ghosts)
+        self.pacman_moves = 0
+        self.screen = Screen(self.layout, zoom, RENDER_FPS)
+
+    # ----------------------------------------------------------------- the game
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
+        """Start a game. With `seed`, the ghosts get `random.Random(seed)` as in `run_game`;
+        without, the game seed is drawn from the env's generator. `info["seed"]` is it."""
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2**31))
+        self.game_seed = seed
+        self.game_rng = random.Random(seed)
+        self.state = GameState.initial(self.layout, self.num_ghosts)
+        self.pacman_moves = 0
+        # as run_game: fresh agents, each handed the generator then the first state, in order
+        self.ghosts = make_ghosts(self.ghost_name, self.ghost_settings, self.num_ghosts)
+        for ghost in self.ghosts:
+            set_rng = getattr(ghost, "set_rng", None)
+            if callable(set_rng):
+                set_rng(self.game_rng)
+            register = getattr(ghost, "register_initial_state", None)
+            if callable(register):
+                register(self.state)
+        if self.render_mode == "human":
+            self.screen.start(self.state, self._names())
+        info = self._info()
+        info["seed"] = seed
+        return self.encoder.encode(self.state), info
+
+    def step(self, action: Any) -> tuple[npt.NDArray[np.uint8], float, bool, bool,
+                                         dict[str, Any]]:
+        """Pacman plays `action` (illegal: Stop), then each ghost replies until the game ends."""
+        if self.state.is_terminal():
+            raise RuntimeError("the game is over: call reset()")
+        before = self.state.score
+        move = pacman_action(self.state, action)
+        state = self.state.successor(0, move)
+        self.pacman_moves += 1
+        moves = [(0, state)]
+        played = [move.value]
+        for index, ghost in enumerate(self.ghosts, start=1):
+            if state.is_terminal():
+                break
+            move = Direction(ghost.get_action(state))
+            state = state.successor(index, move)
+            moves.append((index, state))
+            played.append(move.value)
+        self.state = state
+        terminated = state.is_terminal()
+        truncated = not terminated and self.pacman_moves == self.max_moves
+        if terminated or truncated:
+            for ghost in self.ghosts:
+                final = getattr(ghost, "final", None)
+                if callable(final):
+                    final(state)
+        if self.render_mode == "human":
+            self.screen.show(moves, self.pacman_moves)
+        info = self._info()
+        info["moves"] = tuple(played)
+        return self.encoder.encode(state), float(state.score - before), terminated, truncated, info
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": action_mask(self.state, 0),
+                                "score": self.state.score, "pacman_moves": self.pacman_moves}
+        if self.state_in_info:
+            info["state"] = self.state
+        return info
+
+    # ----------------------------------------------------------------- rendering
+    def render(self) -> npt.NDArray[np.uint8] | None:
+        """The current frame ("rgb_array"); "human" draws in the window at every step."""
+        if self.render_mode == "rgb_array":
+            return self.screen.frame(self.state, self._names())
+        return None
+
+    def _names(self) -> tuple[str, ...]:
+        from pacman.game import describe
+
+        return ("env", *(describe(ghost) for ghost in self.ghosts))
+
+    def close(self) -> None:
+        """Close the window, if any."""
+        self.screen.close()
