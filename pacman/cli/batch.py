@@ -287,6 +287,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result.stored} games played, {result.already} already stored{others}: "
           f"{result.already + result.stored + result.others} of {result.planned} in "
           f"{result.path}" + (f" ({result.elapsed:.1f}s)" if result.stored else ""))
+    if result.superseded:
+        print(f"{result.superseded} of the games to play were stored by another version of the "
+              "code (the agents' or pacman's source changed since): played again by this "
+              "version; the old games stay (pacman table --code all shows every version)")
     if result.outcomes:
         print("outcomes: " + ", ".join(f"{name} {count}" for name, count in
                                        sorted(result.outcomes.items())))
@@ -302,17 +306,22 @@ def _dry_run(configs: Sequence[Any], games: int, seed: int, out: str) -> int:
 
     from pacman.experiments.store import GameTask, open_results
 
-    done: set[tuple[str, int]] = set()
+    done: set[tuple[str, int, str]] = set()
     if Path(out).is_file() and Path(out).stat().st_size:  # (an empty file would become one)
         with open_results(out) as store:
             done = store.done(seed)
+    any_code = {(key, index) for key, index, _ in done}
     total = stored = 0
     for resolved in configs:
         key = resolved.config.key()
-        have = sum((key, i) in done for i in range(games))
+        have = sum((key, i, resolved.code) in done for i in range(games))
+        older = sum((key, i) in any_code for i in range(games)
+                    if (key, i, resolved.code) not in done)
         total, stored = total + games, stored + have
         first = GameTask.of(resolved.config, seed, 0).seed
-        print(f"{resolved.config.label()}: {have}/{games} stored (game 0 seed {first})")
+        print(f"{resolved.config.label()}: {have}/{games} stored (game 0 seed {first}; "
+              f"code {resolved.code})" + (f"; {older} more by another code version, to be "
+                                         "played again" if older else ""))
     print(f"{len(configs)} configurations x {games} games = {total} games; {stored} stored in "
           f"{out}, {total - stored} to play")
     return 0

@@ -19,8 +19,9 @@ def add_parser(commands: Any) -> None:
     table.add_argument("--by", default=None, metavar="COLUMNS",
                        help=f"group by these comma-separated columns (default {TABLE_COLUMNS});"
                             " also: settings, ghost_settings, max_moves, move_timeout, seed, "
-                            "version, any Pacman setting, ghost.SETTING")
+                            "version, code, any Pacman setting, ghost.SETTING")
     table.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    _code_option(table)
 
     plot = commands.add_parser("plot", help="win-rate and score plots (PNG) of a results file")
     plot.add_argument("results", metavar="RESULTS.db", help="a file written by pacman batch")
@@ -28,6 +29,29 @@ def add_parser(commands: Any) -> None:
                       help="folder for the PNG files (default: plots/ beside the results)")
     plot.add_argument("--by", default=None, metavar="COLUMNS",
                       help=f"group by these columns (default {TABLE_COLUMNS})")
+    _code_option(plot)
+
+
+def _code_option(command: Any) -> None:
+    command.add_argument(
+        "--code", default="latest", metavar="VERSION",
+        help="which code versions' games to count: latest (default: for each configuration, "
+             "the version of its most recently stored game), all (with a code column when "
+             "they differ), or a version's first digits ('unknown': games stored before "
+             "versions were kept)")
+
+
+def _games(args: argparse.Namespace) -> list[Any]:
+    """The stored games of the code versions asked for; says on stderr what it left out."""
+    from pacman.experiments.store import open_results
+    from pacman.experiments.table import select_code
+
+    with open_results(args.results) as store:
+        games, left_out = select_code(store.games(), args.code.strip() or "latest")
+    if left_out:
+        print(f"({left_out} games of other code versions are not counted: --code all counts "
+              "them)", file=sys.stderr)
+    return games
 
 
 def _columns(text: str | None, games: Any) -> tuple[list[str], bool]:
@@ -44,12 +68,11 @@ def _columns(text: str | None, games: Any) -> tuple[list[str], bool]:
 
 def run_table(args: argparse.Namespace) -> int:
     """`pacman table`: win rates and averages with 95% intervals, grouped by columns."""
-    from pacman.experiments.store import StoreError, open_results
+    from pacman.experiments.store import StoreError
     from pacman.experiments.table import TableError, constant_columns, summarize
 
     try:
-        with open_results(args.results) as store:
-            games = store.games()
+        games = _games(args)
         by, given = _columns(args.by, games)
         rows = summarize(games, by)
     except (StoreError, TableError) as error:
@@ -123,13 +146,12 @@ def run_plot(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pacman.experiments.plot import PlotError, plot_results
-    from pacman.experiments.store import StoreError, open_results
+    from pacman.experiments.store import StoreError
     from pacman.experiments.table import TableError
 
     out = Path(args.out) if args.out else Path(args.results).parent / "plots"
     try:
-        with open_results(args.results) as store:
-            games = store.games()
+        games = _games(args)
         by, _ = _columns(args.by, games)
         written = plot_results(games, out, by)
     except (StoreError, TableError, PlotError) as error:

@@ -70,6 +70,7 @@ class ResolvedConfig:
     config: GameConfig
     layout_name: str
     agent_names: tuple[str, ...]
+    code: str = ""  # the code version of its games (`pacman.experiments.versions`)
 
 
 def plan(grid: Grid) -> list[ResolvedConfig]:
@@ -105,8 +106,10 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
     if count < 0 or count > available:
         raise BatchError(f"layout {layout.name} has {available} ghost start(s): cannot play "
                          f"with {count} ghosts")
-    pacman, pacman_agent = _canonical(config.pacman, "pacman", 0)
-    ghost, ghost_agent = _canonical(config.ghost, "ghost", 1)
+    from pacman.experiments.versions import code_version
+
+    pacman, pacman_agent, pacman_files = _canonical(config.pacman, "pacman", 0)
+    ghost, ghost_agent, ghost_files = _canonical(config.ghost, "ghost", 1)
     if config.max_moves is not None and config.max_moves < 1:
         raise BatchError(f"max_moves must be >= 1, got {config.max_moves}")
     if config.move_timeout is not None and config.move_timeout <= 0:
@@ -114,10 +117,13 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
     canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
                            None if config.move_timeout is None else float(config.move_timeout))
     names = (describe(pacman_agent), *[describe(ghost_agent)] * count)
-    return ResolvedConfig(canonical, layout.name, names)
+    code = code_version([*pacman_files, *ghost_files])
+    return ResolvedConfig(canonical, layout.name, names, code)
 
 
-def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
+def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, list[Path]]:
+    """The spec with default settings filled in, the agent built from it, and the files of
+    the user's code it runs (for its code version)."""
     from agents.registry import (
         CS188_EVALUATIONS,
         AgentEntry,
@@ -127,6 +133,7 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
         resolve_name,
     )
     from pacman.cs188.loader import is_cs188_agent_class
+    from pacman.experiments.versions import agent_code_files, setting_code_files
 
     found = find_agent(spec.name, role)
     if isinstance(found, AgentEntry):
@@ -165,7 +172,8 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any]:
                 default is None or isinstance(default, (bool, int, float, str))):
             settings[parameter.name] = default
     settings.update(spec.settings)
-    return AgentSpec.of(name, settings), agent
+    files = agent_code_files(cls) + setting_code_files(spec.settings_dict())
+    return AgentSpec.of(name, settings), agent, files
 
 
 # --- experiment files ---------------------------------------------------------------------

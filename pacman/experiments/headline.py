@@ -120,7 +120,8 @@ def _layout_table(cells: dict[tuple[str, str], ResolvedConfig],
     """One layout's four cells, from the stored games of its configurations."""
     first = next(iter(cells.values()))
     return LayoutTable(first.layout_name, first.config.num_ghosts or 0, tuple(
-        summarize_cell(row, column, [game for game in stored if game.config == entry.config])
+        summarize_cell(row, column, [game for game in stored if game.config == entry.config
+                                     and game.code == entry.code])  # this code's games only
         for (row, column), entry in cells.items()))
 
 

@@ -185,6 +185,7 @@ class BatchResult:
     elapsed: float = 0.0
     interrupted: bool = False
     others: int = 0  # games of this batch that another batch on the same file stored meanwhile
+    superseded: int = 0  # planned games stored by another code version (kept; played again)
 
     @property
     def missing(self) -> int:
@@ -228,12 +229,16 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
     results = ResultStore(store) if not isinstance(store, ResultStore) else store
     try:
         done = results.done(seed)
-        keys = [(r.config, r.config.key()) for r in resolved]  # (one key per configuration)
+        stored_any = {(key, index) for key, index, _ in done}
+        # (one key per configuration, and the code version its games are played by)
+        keys = [(r.config, r.config.key(), r.code) for r in resolved]
         planned = len(keys) * games
-        todo = [GameTask(config, seed, index, derive_seed(seed, key, index))
-                for index in range(games) for config, key in keys
-                if (key, index) not in done]
+        todo = [GameTask(config, seed, index, derive_seed(seed, key, index), code)
+                for index in range(games) for config, key, code in keys
+                if (key, index, code) not in done]
         already = planned - len(todo)
+        # games stored by another version of the code: kept, and played again by this one
+        superseded = sum((task.config.key(), task.index) in stored_any for task in todo)
         if not todo:
             return BatchResult(results.path, planned, already, 0)
         if backend is None:
@@ -241,6 +246,7 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
         names = {r.config.key(): r for r in resolved}
         runner = _Runner(backend, results, todo, names, game_timeout, on_progress, planned,
                          already)
+        runner.superseded = superseded
         return runner.run()
     finally:
         if owned:
@@ -273,7 +279,7 @@ class _Runner:
         self.game_timeout, self.on_progress = game_timeout, on_progress
         self.planned, self.already, self.total = planned, already, len(todo)
         self.pending: deque[GameTask] = deque(todo)
-        self.todo_keys = {(task.config.key(), task.index) for task in todo}
+        self.todo_keys = {(task.config.key(), task.index, task.code) for task in todo}
         self.base_seed = todo[0].base_seed if todo else 0
         self.solo: deque[GameTask] = deque()  # to play again alone, after their worker died
         self.failures: dict[GameTask, int] = {}
@@ -281,6 +287,7 @@ class _Runner:
         self.outcomes: dict[str, int] = {}
         self.stored = self.retried = self.killed = 0
         self.others = 0  # games of this batch another batch stored meanwhile
+        self.superseded = 0  # of the games to play, those stored by another code version
         self.started = self.clock = time.perf_counter()
         self.executor: Executor | None = None
         # with a game time limit, keep exactly one game per worker so a game starts when it
@@ -373,7 +380,8 @@ class _Runner:
     def _result(self, interrupted: bool) -> BatchResult:
         return BatchResult(self.store.path, self.planned, self.already, self.stored,
                            dict(self.outcomes), self.retried, self.killed,
-                           time.perf_counter() - self.started, interrupted, self.others)
+                           time.perf_counter() - self.started, interrupted, self.others,
+                           self.superseded)
 
     def _report(self) -> None:
         if self.on_progress is not None:

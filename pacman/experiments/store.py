@@ -1,9 +1,15 @@
 """The results store: game configurations as stable keys, and finished games in SQLite.
 
 Every finished game is one row, written (and committed) as soon as it is known, keyed by
-`(config_key, base_seed, game_index)`: running the same batch again finds what is there and
-plays only the rest. The row keeps the columns tables group and average by, and the whole
-`GameRecord` as JSON.
+`(config_key, base_seed, game_index, code)`: running the same batch again finds what is there
+and plays only the rest. `code` is the code version that played the game
+(`pacman.experiments.versions`): after an edit of the agents' code the same batch plays its
+games again under the new version, and the old games stay. The row keeps the columns tables
+group and average by, and the whole `GameRecord` as JSON.
+
+**Formats.** Version 2 added `code`. A version-1 file is read as it is (its games have the
+code version "", unknown) and converted in place, in one transaction, the first time a batch
+writes to it.
 
 **Which files are ours.** A results file says so itself: `PRAGMA application_id` holds
 `APPLICATION_ID` and `PRAGMA user_version` the format version, both written in the transaction
@@ -50,7 +56,8 @@ from urllib.parse import quote
 from pacman import __version__
 from pacman.record import GameRecord, Outcome
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1: no code column (converted when written)
 APPLICATION_ID = 0x50616352  # "PacR": `PRAGMA application_id` of every results file
 SEED_BITS = 31  # seeds stay small enough to type into `pacman play --seed`
 INTEGER_MIN, INTEGER_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
@@ -86,7 +93,8 @@ CREATE TABLE IF NOT EXISTS games (
     version TEXT NOT NULL,          -- pacman.__version__ that played the game
     finished_at REAL NOT NULL,      -- Unix time the row was written
     record TEXT NOT NULL,           -- GameRecord.to_dict() as JSON
-    UNIQUE (config_key, base_seed, game_index)
+    code TEXT NOT NULL DEFAULT '',  -- code version ('': stored before code versions)
+    UNIQUE (config_key, base_seed, game_index, code)
 )"""
 _META_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -207,11 +215,12 @@ class GameTask:
     base_seed: int
     index: int
     seed: int
+    code: str = ""  # the code version that plays it (not part of the seed)
 
     @classmethod
-    def of(cls, config: GameConfig, base_seed: int, index: int) -> GameTask:
+    def of(cls, config: GameConfig, base_seed: int, index: int, code: str = "") -> GameTask:
         """The task with its derived seed."""
-        return cls(config, base_seed, index, derive_seed(base_seed, config.key(), index))
+        return cls(config, base_seed, index, derive_seed(base_seed, config.key(), index), code)
 
 
 
@@ -234,6 +243,7 @@ class StoredGame:
     fault: str | None
     version: str
     record_json: str
+    code: str = ""  # the code version that played it ('': unknown, stored before versions)
 
     def record(self) -> GameRecord:
         """The full game record; StoreError if the stored JSON is damaged."""
@@ -274,6 +284,7 @@ class ResultStore:
         self.path = Path(path)
         self.read_only = not create
         self._legacy = False  # a file from before the marker (set while opening)
+        self._has_code = True  # False for a version-1 file until it is converted
         self._db = self._open()
         try:
             self._check_schema()
@@ -424,7 +435,7 @@ class ResultStore:
                 version = row[0] if row is not None else None
             else:
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if str(version) != str(SCHEMA_VERSION):
+            if str(version) not in {str(v) for v in READABLE_VERSIONS}:
                 newer = isinstance(version, int) and version > SCHEMA_VERSION
                 raise StoreError(f"{self.path}: results format version {version}, this pacman "
                                  f"reads version {SCHEMA_VERSION}"
@@ -435,6 +446,7 @@ class ResultStore:
                 raise StoreError(f"{self.path}: damaged results file: the games table is missing")
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
             missing = [column for column in _GAME_COLUMNS if column not in columns]
+            self._has_code = "code" in columns
             if missing:
                 raise StoreError(f"{self.path}: damaged results file: the games table has no "
                                  f"column {', '.join(missing)}")
@@ -452,12 +464,27 @@ class ResultStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             has_claims = self._db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type='table' AND name='claims'").fetchone()
-            if self._legacy or not has_claims:
+            if self._legacy or not has_claims or not self._has_code:
                 with self._transaction("prepare the file for writing"):
                     self._db.execute(_CLAIMS_SCHEMA)
+                    if not self._has_code:
+                        self._add_code_column()
                     self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                     ("schema_version", str(SCHEMA_VERSION)))
                 self._legacy = False
+                self._has_code = True
+
+    def _add_code_column(self) -> None:
+        """Convert a version-1 games table (inside the caller's transaction): the key gains
+        the code version, so the table is rebuilt; every game keeps its id and values."""
+        columns = ", ".join(_GAME_COLUMNS)
+        self._db.execute("ALTER TABLE games RENAME TO games_version_1")
+        self._db.execute(_GAMES_SCHEMA)
+        self._db.execute(f"INSERT INTO games (id, {columns}, code) "
+                         f"SELECT id, {columns}, '' FROM games_version_1")
+        self._db.execute("DROP TABLE games_version_1")
 
     # --- errors and transactions ----------------------------------------------------------
 
@@ -523,11 +550,14 @@ class ResultStore:
         with self._errors("count the games"):
             return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
-    def done(self, base_seed: int) -> set[tuple[str, int]]:
-        """`(config_key, game_index)` of every game stored for the batch seed `base_seed`."""
+    def done(self, base_seed: int) -> set[tuple[str, int, str]]:
+        """`(config_key, game_index, code)` of every game stored for the batch seed
+        `base_seed`."""
+        code = "code" if self._has_code else "''"
         with self._errors("read the games"):
-            return {(key, index) for key, index in self._db.execute(
-                "SELECT config_key, game_index FROM games WHERE base_seed = ?", (base_seed,))}
+            return {(key, index, version) for key, index, version in self._db.execute(
+                f"SELECT config_key, game_index, {code} FROM games WHERE base_seed = ?",
+                (base_seed,))}
 
     def add(self, task: GameTask, record: GameRecord, *, complete: bool = True,
             version: str | None = None) -> bool:
@@ -544,8 +574,8 @@ class ResultStore:
                 "INSERT OR IGNORE INTO games (config_key, base_seed, game_index, seed, pacman, "
                 "pacman_settings, ghost, ghost_settings, num_ghosts, layout, max_moves, "
                 "move_timeout, outcome, complete, score, pacman_moves, move_seconds, nodes, "
-                "nodes_moves, fault, version, finished_at, record) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "nodes_moves, fault, version, finished_at, record, code) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, task.base_seed, task.index, task.seed, config.pacman.name,
                  _json(config.pacman.settings_dict()), config.ghost.name,
                  _json(config.ghost.settings_dict()), config.num_ghosts, config.layout,
@@ -553,7 +583,7 @@ class ResultStore:
                  record.score if complete else None, record.pacman_moves if complete else None,
                  float(sum(record.pacman_move_times)), sum(reported) if reported else None,
                  len(reported), record.fault, version or __version__, time.time(),
-                 _json(record.to_dict())))
+                 _json(record.to_dict()), task.code))
             added = cursor.rowcount == 1
             self._db.execute("DELETE FROM claims WHERE config_key = ? AND base_seed = ? AND "
                              "game_index = ?", (key, task.base_seed, task.index))
@@ -564,8 +594,8 @@ class ResultStore:
         with self._errors("read the games"):
             rows = self._db.execute(
                 "SELECT id, config_key, base_seed, game_index, seed, outcome, complete, score, "
-                "pacman_moves, move_seconds, nodes, nodes_moves, fault, version, record "
-                "FROM games ORDER BY id").fetchall()
+                "pacman_moves, move_seconds, nodes, nodes_moves, fault, version, record, "
+                f"{'code' if self._has_code else chr(39) * 2} FROM games ORDER BY id").fetchall()
         configs: dict[str, GameConfig] = {}
         games = []
         for row in rows:
@@ -593,7 +623,8 @@ class ResultStore:
             for task in tasks:
                 ident = (task.config.key(), task.base_seed, task.index)
                 if self._db.execute("SELECT 1 FROM games WHERE config_key = ? AND base_seed = ? "
-                                    "AND game_index = ?", ident).fetchone() is not None:
+                                    "AND game_index = ? AND code = ?",
+                                    (*ident, task.code)).fetchone() is not None:
                     stored.append(task)
                     continue
                 row = self._db.execute("SELECT owner, expires FROM claims WHERE config_key = ? "
@@ -624,7 +655,7 @@ class ResultStore:
 def _stored_game(row: Sequence[Any], configs: dict[str, GameConfig]) -> StoredGame:
     """A row as a StoredGame, checking every value's type (rows may be edited by hand)."""
     (key, base_seed, index, seed, outcome, complete, score, moves, seconds, nodes, nodes_moves,
-     fault, version, record) = row
+     fault, version, record, code) = row
     text = _checked(str, "config_key", key)
     config = configs.get(text)
     if config is None:
@@ -636,7 +667,8 @@ def _stored_game(row: Sequence[Any], configs: dict[str, GameConfig]) -> StoredGa
         _checked(int, "pacman_moves", moves, True),
         float(_checked(float, "move_seconds", seconds)), _checked(int, "nodes", nodes, True),
         _checked(int, "nodes_moves", nodes_moves), _checked(str, "fault", fault, True),
-        _checked(str, "version", version), _checked(str, "record", record))
+        _checked(str, "version", version), _checked(str, "record", record),
+        _checked(str, "code", code))
 
 
 def _checked(kind: type, column: str, value: Any, nullable: bool = False) -> Any:

@@ -19,7 +19,7 @@ CONFIDENCE = 0.95
 STANDARD_COLUMNS = ("agent", "depth", "evaluation", "ghost", "num_ghosts", "layout")
 #: columns every game has; any other name is a Pacman setting, `ghost.NAME` a ghost setting
 FIXED_COLUMNS = ("agent", "settings", "ghost", "ghost_settings", "num_ghosts", "layout",
-                 "max_moves", "move_timeout", "seed", "version")
+                 "max_moves", "move_timeout", "seed", "version", "code")
 
 
 class TableError(ValueError):
@@ -139,7 +139,7 @@ def column_value(game: StoredGame, column: str) -> Setting:
         "ghost": config.ghost.name, "ghost_settings": config.ghost.settings_text(),
         "num_ghosts": config.num_ghosts, "layout": config.layout,
         "max_moves": config.max_moves, "move_timeout": config.move_timeout,
-        "seed": game.base_seed, "version": game.version,
+        "seed": game.base_seed, "version": game.version, "code": game.code or "unknown",
     }
     if column in fixed:
         return fixed[column]
@@ -157,9 +157,32 @@ def _has_column(games: Sequence[StoredGame], column: str) -> bool:
     return any(column in game.config.pacman.settings_dict() for game in games)
 
 
+def select_code(games: Sequence[StoredGame], which: str = "latest"
+                ) -> tuple[list[StoredGame], int]:
+    """The games of the code versions asked for, and how many others were left out.
+
+    `latest`: for each configuration, the games of the code version of its most recently
+    stored game (what a rerun of its batch plays now); `all`: every game; anything else: the
+    code versions starting with that text (`unknown` for games stored before code versions).
+    """
+    if which == "all":
+        return list(games), 0
+    if which == "latest":
+        latest = {game.config.key(): game.code for game in games}  # stored order: last wins
+        kept = [game for game in games if game.code == latest[game.config.key()]]
+    else:
+        kept = [game for game in games if (game.code or "unknown").startswith(which)]
+        if not kept:
+            codes = sorted({game.code or "unknown" for game in games})
+            raise TableError(f"no games of code version {which!r}: the file has "
+                             f"{', '.join(codes) or 'none'}")
+    return kept, len(games) - len(kept)
+
+
 def default_columns(games: Sequence[StoredGame]) -> list[str]:
     """The standard columns the stored games have (a classic agent's `evalFn` stands in for
-    `evaluation`): a store of a user's own agents gets a table too."""
+    `evaluation`), and `code` when the games come from more than one code version: a store of
+    a user's own agents gets a table too."""
     columns = []
     for column in STANDARD_COLUMNS:
         if column == "evaluation" and not _has_column(games, column) and _has_column(
@@ -167,6 +190,8 @@ def default_columns(games: Sequence[StoredGame]) -> list[str]:
             column = "evalFn"
         if _has_column(games, column):
             columns.append(column)
+    if len({game.code for game in games}) > 1:
+        columns.append("code")
     return columns
 
 
@@ -182,12 +207,21 @@ def check_columns(games: Sequence[StoredGame], by: Sequence[str]) -> None:
 def group_games(games: Sequence[StoredGame],
                 by: Sequence[str]) -> list[tuple[tuple[tuple[str, Setting], ...],
                                                  list[StoredGame]]]:
-    """Games grouped by the values of `by`, groups sorted (numbers by value)."""
+    """Games grouped by the values of `by`, groups sorted (numbers by value, code versions in
+    the order they were first stored)."""
     check_columns(games, by)
     groups: dict[tuple[Setting, ...], list[StoredGame]] = {}
     for game in games:
         groups.setdefault(tuple(column_value(game, c) for c in by), []).append(game)
-    ordered = sorted(groups, key=lambda values: tuple(_sort_key(v) for v in values))
+    stored_order: dict[Setting, int] = {}  # code versions sort oldest first, not by hash
+    for game in games:
+        stored_order.setdefault(column_value(game, "code"), len(stored_order))
+
+    def sort_key(column: str, value: Setting) -> tuple[int, float, str]:
+        return (1, float(stored_order[value]), "") if column == "code" else _sort_key(value)
+
+    ordered = sorted(groups, key=lambda values: tuple(
+        sort_key(column, value) for column, value in zip(by, values)))
     return [(tuple(zip(by, values)), groups[values]) for values in ordered]
 
 

@@ -70,7 +70,7 @@ def test_a_game_is_stored_once_with_its_whole_record(tmp_path: Path) -> None:
         assert store.add(GameTask.of(CONFIG, base_seed=3, index=1), a_record(9))
         assert store.add(GameTask.of(CONFIG, base_seed=4, index=0), a_record(8))
         assert len(store) == 3
-        assert store.done(3) == {(CONFIG.key(), 0), (CONFIG.key(), 1)}
+        assert store.done(3) == {(CONFIG.key(), 0, ""), (CONFIG.key(), 1, "")}
     with open_results(path) as store:
         game = store.games()[0]
     assert game.config == CONFIG and (game.base_seed, game.index) == (3, 0)
@@ -114,7 +114,7 @@ def test_a_ctrl_c_after_any_statement_of_a_store_leaves_the_file_usable(
         store._db = real
         assert store.add(other, a_record(other.seed))
         assert store.add(task, a_record(task.seed)) == (after < 4)  # stored once, by COMMIT
-        assert store.done(0) == {(CONFIG.key(), 0), (CONFIG.key(), 1)}
+        assert store.done(0) == {(CONFIG.key(), 0, ""), (CONFIG.key(), 1, "")}
 
 
 def test_a_transaction_a_ctrl_c_left_open_is_abandoned(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_a_transaction_a_ctrl_c_left_open_is_abandoned(tmp_path: Path) -> None:
         store._db.execute("BEGIN IMMEDIATE")
         store._db.execute("DELETE FROM games")
         assert store.add(task, a_record(task.seed))
-        assert store.done(0) == {(CONFIG.key(), 0)}
+        assert store.done(0) == {(CONFIG.key(), 0, "")}
 
 
 def test_an_incomplete_game_has_no_score(tmp_path: Path) -> None:

@@ -478,8 +478,8 @@ def test_a_batch_counts_the_games_another_batch_stored_meanwhile(tmp_path: Path)
         def the_other_batch_finishes() -> None:
             time.sleep(1.0)
             with ResultStore(path) as other:
-                for index in (0, 1):
-                    task = GameTask.of(config, 0, index)
+                for index in (0, 1):  # the same code version: the same games
+                    task = GameTask.of(config, 0, index, resolve_config(config).code)
                     other.add(task, a_record(task.seed))
 
         finisher = threading.Thread(target=the_other_batch_finishes)

@@ -1,0 +1,106 @@
+"""Code versions: which code played a stored game, so a rerun after an edit plays new games.
+
+A configuration's code version is a short content hash of the source that decides its games:
+this package (every `.py` file of `pacman` and `agents` that can change how a game goes: the
+rules, the game loop, the batch runner, the CS188 layer and the shipped agents; not the command
+line, the displays, the web pages, the grader, the demos or the RL environments) and, for an
+agent of the user's (`module:Class` or `file.py:Class`), the source of its module and of the
+modules loaded from the same folder (the helpers a student's `multiAgents.py` imports), and
+for a setting naming the user's code (`evaluation=mod:func` or
+`evaluation=path/file.py:func`), that module's source. Editing any of them gives a new code
+version; the store keeps the games of every version apart, so the old games stay and new ones
+are played.
+
+Settings are not part of the code version: they are part of the configuration already.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import sys
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["CODE_DIGITS", "agent_code_files", "code_version", "package_digest",
+           "setting_code_files"]
+
+CODE_DIGITS = 12  # hex digits of a code version
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_PACKAGES = ("pacman", "agents")
+# parts of `pacman` that never change a game's course: edits there keep the code version
+_PRESENTATION = ("cli", "display", "web", "grading", "demos", "envs")
+
+
+@lru_cache(maxsize=1)
+def package_digest() -> str:
+    """The hash of this package's Python source (read once per process)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for package in _PACKAGES:
+        root = _PACKAGE_ROOT / package
+        for path in sorted(root.rglob("*.py")):
+            if package == "pacman" and path.relative_to(root).parts[0] in _PRESENTATION:
+                continue
+            digest.update(path.relative_to(_PACKAGE_ROOT).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _ours(path: Path) -> bool:
+    return any(path.is_relative_to(_PACKAGE_ROOT / package) for package in _PACKAGES)
+
+
+def agent_code_files(cls: type) -> list[Path]:
+    """The source files of a user's agent class: its module's file and the modules loaded
+    from the same folder; empty for a class of this package or without a source file."""
+    try:
+        source = inspect.getsourcefile(cls)
+    except TypeError:  # a built-in class
+        return []
+    if source is None:
+        return []
+    path = Path(source).resolve()
+    if _ours(path):
+        return []
+    folder = path.parent
+    files = {path}
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__file__", None)
+        if not name:
+            continue
+        other = Path(name).resolve()
+        if other.parent == folder and other.suffix == ".py" and not _ours(other):
+            files.add(other)
+    return sorted(files)
+
+
+def setting_code_files(settings: Mapping[str, object]) -> list[Path]:
+    """The source files of the user's code that settings name (`module:name` with the module
+    loaded, or `path/file.py:name`); this package's own modules are left to its digest."""
+    files = set()
+    for value in settings.values():
+        if not isinstance(value, str) or ":" not in value:
+            continue
+        target = value.rpartition(":")[0]
+        module = sys.modules.get(target)
+        name = getattr(module, "__file__", None) if module is not None else (
+            target if target.endswith(".py") else None)
+        if name and Path(name).is_file():
+            path = Path(name).resolve()
+            if not _ours(path):
+                files.add(path)
+    return sorted(files)
+
+
+def code_version(files: Iterable[Path] = ()) -> str:
+    """The code version of games played by this package with these files of the user's
+    (see the module's description)."""
+    digest = hashlib.blake2b(package_digest().encode(), digest_size=16)
+    for path in sorted(set(files)):
+        try:
+            content = path.read_bytes()
+        except OSError:
+            content = b"(unreadable)"
+        digest.update(b"\0" + path.name.encode() + b"\0" + content)
+    return digest.hexdigest()[:CODE_DIGITS]
