@@ -5,12 +5,13 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, Protocol
 
 from pacman.experiments.grid import BatchError
@@ -61,6 +62,35 @@ def _worker_init(parent: int | None = None) -> None:
                          name="pacman-orphan-watch").start()
     import agents.registry  # noqa: F401 - imports every game needs, done before any timing
     import pacman.game  # noqa: F401
+
+
+@contextmanager
+def _main_hidden() -> Iterator[None]:
+    """Start worker processes without the caller's `__main__`.
+
+    `spawn` runs the parent's main script again in each child (as `__mp_main__`) so that
+    pickled references to it resolve. A batch's tasks never refer to it (agents are found by
+    registry name or module path), and running it again fails where there is no script to run:
+    Python reading stdin (`<stdin>`), a notebook, or a script that starts a batch without
+    `if __name__ == "__main__":` (it would start the batch again in every worker). So the
+    children are started as if the parent had no main script.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {name: getattr(main, name) for name in ("__file__", "__spec__") if hasattr(main, name)}
+    try:
+        main.__spec__ = None
+        if "__file__" in saved:
+            del main.__file__
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(main, name, value)
+        if "__spec__" not in saved:
+            with suppress(AttributeError):
+                del main.__spec__
 
 
 @contextmanager
@@ -130,15 +160,14 @@ class ProcessBackend:
         seen: set[int] = set()
         try:
             for _ in range(20):
-                with _sigint_blocked():  # the processes are spawned inside `submit`
+                with _sigint_blocked(), _main_hidden():  # processes start inside `submit`
                     calls = [pool.submit(_warm_up, 0.05) for _ in range(self.slots)]
                 seen.update(call.result() for call in calls)
                 if len(seen) >= self.slots:
                     break
         except BrokenProcessPool as error:
             self.stop(pool)
-            raise BatchError(f"the worker processes could not start ({error}); a script that "
-                             "runs a batch needs `if __name__ == '__main__':`") from None
+            raise BatchError(f"the worker processes could not start ({error})") from None
         except BaseException:
             self.stop(pool)
             raise
