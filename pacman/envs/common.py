@@ -156,13 +156,17 @@ class Screen:
         self._window: Any = None
         self.closed_by_user = False
 
-    def frame(self, state: GameState, names: Sequence[str]) -> Grid:
-        """The state as an H x W x 3 uint8 array (a copy)."""
+    def frame(self, state: GameState, names: Sequence[str], pacman_moves: int) -> Grid:
+        """The state as an H x W x 3 uint8 array (a copy), its status bar counting
+        `pacman_moves`."""
+        from pacman.display.base import MoveInfo
+
         if self._renderer is None:
             from pacman.display.render import Renderer
 
             self._renderer = Renderer(self.layout, self.zoom)
-        frame: Grid = np.array(self._renderer.render(state, names))
+        move = MoveInfo(0, "", 0.0, None, pacman_moves)
+        frame: Grid = np.array(self._renderer.render(state, names, move))
         return frame
 
     def start(self, state: GameState, names: Sequence[str]) -> None:

@@ -144,13 +144,13 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
     def render(self) -> npt.NDArray[np.uint8] | None:
         """The current frame ("rgb_array"); "human" draws in the window at every step."""
         if self.render_mode == "rgb_array":
-            return self.screen.frame(self.state, self._names())
+            return self.screen.frame(self.state, self._names(), self.pacman_moves)
         return None
 
     def _names(self) -> tuple[str, ...]:
         from pacman.game import describe
 
-        return ("env", *(describe(ghost) for ghost in self.ghosts))
+        return ("PacmanEnv", *(describe(ghost) for ghost in self.ghosts))
 
     def close(self) -> None:
         """Close the window, if any."""

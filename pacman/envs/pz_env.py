@@ -63,11 +63,11 @@ class _Game:
         self.action_spaces = {name: spaces.Discrete(len(ACTIONS)) for name in self.names}
         self.screen = Screen(self.layout, zoom, RENDER_FPS)
         self.state = GameState.initial(self.layout, num_ghosts)
-        self.cycles = 0
+        self.cycles = self.pacman_moves = 0
 
     def restart(self) -> None:
         self.state = GameState.initial(self.layout, len(self.names) - 1)
-        self.cycles = 0
+        self.cycles = self.pacman_moves = 0
         if self.render_mode == "human":
             self.screen.start(self.state, self.names)
 
@@ -77,6 +77,8 @@ class _Game:
         move = pacman_action(state, action) if agent == 0 else ghost_action(state, agent,
                                                                            action)
         self.state = state.successor(agent, move)
+        if agent == 0:
+            self.pacman_moves += 1
         return self.state.score - state.score, move
 
     def observe(self, name: str) -> npt.NDArray[np.uint8]:
@@ -91,7 +93,7 @@ class _Game:
 
     def frame(self) -> npt.NDArray[np.uint8] | None:
         if self.render_mode == "rgb_array":
-            return self.screen.frame(self.state, self.names)
+            return self.screen.frame(self.state, self.names, self.pacman_moves)
         return None
 
 
@@ -157,7 +159,7 @@ class PacmanAECEnv(AECEnv[str, npt.NDArray[np.uint8], Any]):  # type: ignore[mis
             self.truncations[other] = capped
             self.infos[other] = game.info(other)
         if game.render_mode == "human":
-            game.screen.show([(agent, game.state)], game.cycles + (0 if last else 1))
+            game.screen.show([(agent, game.state)], game.pacman_moves)
         self.agent_selection = self._selector.next()
         self._accumulate_rewards()
 
@@ -226,7 +228,7 @@ class PacmanParallelEnv(ParallelEnv[str, npt.NDArray[np.uint8], Any]):  # type: 
         rewards = game.rewards(game.state.score - before)
         infos = {name: game.info(name) for name in names}
         if game.render_mode == "human":
-            game.screen.show(played, game.cycles)
+            game.screen.show(played, game.pacman_moves)
         if over or capped:
             self.agents = []
         return (observations, rewards, dict.fromkeys(names, over), dict.fromkeys(names, capped),

@@ -200,15 +200,21 @@ def test_without_a_seed_the_game_seeds_follow_the_first_seed() -> None:
 
 
 def test_an_rgb_frame_is_the_renderers_frame() -> None:
-    from pacman.display.render import render_frame
+    from pacman.display.base import MoveInfo
+    from pacman.display.render import Renderer, render_frame
 
     env = PacmanEnv(layout="smallClassic", render_mode="rgb_array")
     env.reset(seed=0)
+    first = env.render()
+    assert first is not None and first.dtype == np.uint8 and first.ndim == 3
+    agents = ("PacmanEnv", "RandomGhost", "RandomGhost")
+    assert np.array_equal(first, render_frame(env.state, agents=agents))
+    env.step(ACTIONS.index("West"))
     env.step(ACTIONS.index("West"))
     frame = env.render()
-    assert frame is not None and frame.dtype == np.uint8 and frame.ndim == 3
-    expected = render_frame(env.state, agents=("env", "RandomGhost", "RandomGhost"))
-    assert frame.shape == expected.shape and np.array_equal(frame, expected)
+    expected = Renderer(env.layout).render(env.state, agents, MoveInfo(0, "", 0.0, None, 2))
+    assert frame is not None and np.array_equal(frame, expected)  # "Moves: 2" in the bar
+    assert not np.array_equal(frame, first)
 
 
 def test_the_window_draws_each_step(dummy_video: None) -> None:
