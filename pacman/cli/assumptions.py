@@ -43,34 +43,27 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman assumptions`: play (or resume) the headline experiment and print its tables."""
-    from pacman.experiments import BatchError, BatchInterrupted, format_progress
+    from pacman.cli.progress import BatchProgress
+    from pacman.experiments import BatchError, BatchInterrupted
     from pacman.experiments import headline as experiments
     from pacman.experiments.store import StoreError
 
     layouts = args.layout or list(experiments.LAYOUTS)
     if not args.evaluation.strip():
         raise UsageError("--evaluation needs a name, a weighted sum or module:function")
-    show = sys.stderr.isatty()
-
-    def progress(state: Any) -> None:
-        if show:
-            print(f"\r{format_progress(state)}\033[K", end="", file=sys.stderr, flush=True)
-
     try:
-        tables, result = experiments.run(args.games, layouts=layouts,
-                                         evaluation=args.evaluation.strip(), store=args.out,
-                                         seed=args.seed, jobs=args.jobs,
-                                         max_moves=args.max_moves, on_progress=progress)
+        with BatchProgress() as progress:
+            tables, result = experiments.run(args.games, layouts=layouts,
+                                             evaluation=args.evaluation.strip(),
+                                             store=args.out, seed=args.seed, jobs=args.jobs,
+                                             max_moves=args.max_moves, on_progress=progress)
     except BatchInterrupted as stop:
         done = stop.result.already + stop.result.stored
-        print(f"\npacman: interrupted: {done} of {stop.result.planned} games are stored in "
+        print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
               f"{args.out}; run the same command again to resume", file=sys.stderr)
         return 130
     except (BatchError, StoreError) as error:
         raise UsageError(str(error)) from None
-    finally:
-        if show:
-            print(file=sys.stderr)
     print(experiments.format_report(tables, args.evaluation.strip()))
     print()
     print(f"{result.stored} games played now, {result.already} were already in {result.path}"

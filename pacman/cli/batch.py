@@ -11,10 +11,12 @@ from typing import Any
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
     UsageError,
+    non_negative_float,
     non_negative_int,
     parse_settings,
     typed,
 )
+from pacman.cli.progress import LOG_EVERY, BatchProgress
 
 DEFAULT_RESULTS = "results/pacman.db"
 
@@ -76,6 +78,10 @@ def add_parser(commands: Any) -> None:
     batch.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="Dask scheduler, e.g. tcp://host:8786 (default with --backend "
                             "dask: a local cluster of --jobs workers)")
+    batch.add_argument("--progress-every", type=non_negative_float, default=LOG_EVERY,
+                       metavar="SECONDS",
+                       help="when stderr is not a terminal (a log), print a progress line this "
+                            f"often (default {LOG_EVERY:g}; 0: never); a terminal gets a bar")
     batch.add_argument("--dry-run", action="store_true",
                        help="list the configurations and how many games are stored, play none")
 
@@ -204,7 +210,6 @@ def run(args: argparse.Namespace) -> int:
         DaskBackend,
         Experiment,
         Grid,
-        format_progress,
         load_experiment,
         resolve_configs,
         run_batch,
@@ -252,25 +257,18 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             return _dry_run(configs, games, seed, args.out)
         backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
-        show = sys.stderr.isatty()
-
-        def progress(state: Any) -> None:
-            if show:
-                print(f"\r{format_progress(state)}\033[K", end="", file=sys.stderr, flush=True)
 
         def terminate(signum: int, frame: Any) -> None:
             raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
 
         previous = signal.signal(signal.SIGTERM, terminate)
         try:
-            result = run_batch(configs, games=games, store=args.out, seed=seed, jobs=args.jobs,
-                               backend=backend, game_timeout=game_timeout,
-                               on_progress=progress)
+            with BatchProgress(args.progress_every) as progress:
+                result = run_batch(configs, games=games, store=args.out, seed=seed,
+                                   jobs=args.jobs, backend=backend, game_timeout=game_timeout,
+                                   on_progress=progress)
         except BatchInterrupted as stop:
             done = stop.result.already + stop.result.stored + stop.result.others
-            if show:
-                print(file=sys.stderr)
-                show = False
             print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
                   f"{args.out}; run the same command again to resume", file=sys.stderr)
             return 130
@@ -278,8 +276,6 @@ def run(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, previous)
             if backend is not None:
                 backend.shutdown()
-            if show:
-                print(file=sys.stderr)
     except (BatchError, StoreError) as error:
         raise UsageError(str(error)) from None
     others = (f", {result.others} played by another batch at the same time" if result.others

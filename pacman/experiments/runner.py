@@ -156,14 +156,13 @@ class Progress:
         return (self.total - self.done) / rate if rate > 0 else None
 
 
-def format_progress(progress: Progress, width: int = 24) -> str:
-    """`[#####.....] 37/200 games  3.1 games/s  0:00:52 left` for a terminal line."""
-    fraction = progress.done / progress.total if progress.total else 1.0
-    filled = round(fraction * width)
+def format_progress(progress: Progress) -> str:
+    """`37/200 games (18%), 3.1 games/s, 0:00:52 left`: one line for a log."""
+    percent = 100 * progress.done // progress.total if progress.total else 100
     eta = progress.eta
     left = "--:--" if eta is None else _clock(eta)
-    return (f"[{'#' * filled}{'.' * (width - filled)}] {progress.done}/{progress.total} games  "
-            f"{progress.rate:.1f} games/s  {left} left")
+    return (f"{progress.done}/{progress.total} games ({percent}%), {progress.rate:.1f} "
+            f"games/s, {left} left")
 
 
 def _clock(seconds: float) -> str:

@@ -153,9 +153,8 @@ def test_experiment_file_errors_name_the_file(tmp_path: Path) -> None:
 
 def test_progress_line() -> None:
     progress = Progress(done=50, total=200, already=0, elapsed=10.0)
-    assert format_progress(progress, width=8) == (
-        "[##......] 50/200 games  5.0 games/s  0:00:30 left")
-    assert "--:-- left" in format_progress(Progress(0, 10, 0, 0.0))
+    assert format_progress(progress) == "50/200 games (25%), 5.0 games/s, 0:00:30 left"
+    assert format_progress(Progress(0, 10, 0, 0.0)) == "0/10 games (0%), 0.0 games/s, --:-- left"
 
 
 # --- playing ------------------------------------------------------------------------------
