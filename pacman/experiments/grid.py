@@ -115,7 +115,8 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
     if config.move_timeout is not None and config.move_timeout <= 0:
         raise BatchError(f"move_timeout must be > 0 seconds, got {config.move_timeout}")
     canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
-                           None if config.move_timeout is None else float(config.move_timeout))
+                           None if config.move_timeout is None else float(config.move_timeout),
+                           config.paired)
     names = (describe(pacman_agent), *[describe(ghost_agent)] * count)
     code = code_version([*pacman_files, *ghost_files])
     return ResolvedConfig(canonical, layout.name, names, code)

@@ -202,7 +202,7 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
               on_progress: ProgressCallback | None = None) -> BatchResult:
     """Play `games` games of every configuration that the store does not have yet.
 
-    Game `i` of a configuration uses `derive_seed(seed, config.key(), i)`, so the records do
+    Game `i` of a configuration uses `derive_seed(seed, config.seed_key(), i)`, so the records do
     not depend on the number of workers or the order games finish in. Games are handed out
     round-robin (game 0 of every configuration first), so a partial run is balanced.
     Raises BatchError for numbers out of range, BatchInterrupted (a KeyboardInterrupt) on
@@ -232,7 +232,7 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
         # (one key per configuration, and the code version its games are played by)
         keys = [(r.config, r.config.key(), r.code) for r in resolved]
         planned = len(keys) * games
-        todo = [GameTask(config, seed, index, derive_seed(seed, key, index), code)
+        todo = [GameTask(config, seed, index, derive_seed(seed, config.seed_key(), index), code)
                 for index in range(games) for config, key, code in keys
                 if (key, index, code) not in done]
         already = planned - len(todo)

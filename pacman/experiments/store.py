@@ -166,15 +166,19 @@ class GameConfig:
     layout: str = "mediumClassic"
     max_moves: int | None = None
     move_timeout: float | None = None
+    paired: bool = False  # seeds shared with every agent on the same board (see `seed_key`)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
+        """A JSON-ready dict (`paired` only when set, so other keys stay as they were)."""
+        data: dict[str, Any] = {
             "pacman": self.pacman.name, "pacman_settings": self.pacman.settings_dict(),
             "ghost": self.ghost.name, "ghost_settings": self.ghost.settings_dict(),
             "num_ghosts": self.num_ghosts, "layout": self.layout,
             "max_moves": self.max_moves, "move_timeout": self.move_timeout,
         }
+        if self.paired:
+            data["paired"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
@@ -184,17 +188,32 @@ class GameConfig:
             ghost=AgentSpec.of(data["ghost"], data.get("ghost_settings")),
             num_ghosts=data.get("num_ghosts"), layout=data["layout"],
             max_moves=data.get("max_moves"), move_timeout=data.get("move_timeout"),
+            paired=data.get("paired") is True,
         )
 
     def key(self) -> str:
         """The canonical JSON text that identifies this configuration in the store."""
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
+    def seed_key(self) -> str:
+        """What the games' seeds are derived from: the key, or for a `paired` configuration
+        the key without its agents, so every paired configuration on the same board (layout,
+        number of ghosts, move cap and limit) plays game `i` with the same seed: the same
+        ghost randomness for every Pacman, and the same for every ghost agent (common random
+        numbers, for paired comparisons)."""
+        if not self.paired:
+            return self.key()
+        data = self.to_dict()
+        for name in ("pacman", "pacman_settings", "ghost", "ghost_settings"):
+            del data[name]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
     def label(self) -> str:
         """A short human description, e.g. `AlphaBetaAgent depth=2 ... vs 2 RandomGhost`."""
         pacman = " ".join(filter(None, [self.pacman.name, self.pacman.settings_text()]))
         ghost = " ".join(filter(None, [self.ghost.name, self.ghost.settings_text()]))
-        return f"{pacman} vs {self.num_ghosts} {ghost} on {self.layout}"
+        paired = " (paired seeds)" if self.paired else ""
+        return f"{pacman} vs {self.num_ghosts} {ghost} on {self.layout}{paired}"
 
 
 def derive_seed(base_seed: int, config_key: str, index: int) -> int:
@@ -220,7 +239,8 @@ class GameTask:
     @classmethod
     def of(cls, config: GameConfig, base_seed: int, index: int, code: str = "") -> GameTask:
         """The task with its derived seed."""
-        return cls(config, base_seed, index, derive_seed(base_seed, config.key(), index), code)
+        return cls(config, base_seed, index, derive_seed(base_seed, config.seed_key(), index),
+                   code)
 
 
 
@@ -702,6 +722,8 @@ def _config_from_key(key: str) -> GameConfig:
     timeout = data.get("move_timeout")
     if timeout is not None and type(timeout) not in (int, float):
         raise ValueError(f"config_key: move_timeout is {_shown(timeout)}, not a number")
+    if data.get("paired", False) not in (True, False):
+        raise ValueError(f"config_key: paired is {_shown(data.get('paired'))}, not true/false")
     return GameConfig.from_dict(data)
 
 

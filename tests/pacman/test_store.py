@@ -46,6 +46,22 @@ def test_the_key_is_canonical_json_and_round_trips() -> None:
     assert GameConfig.from_dict(CONFIG.to_dict()) == CONFIG
 
 
+def test_paired_configurations_share_their_seeds_and_others_keep_theirs() -> None:
+    assert CONFIG.seed_key() == CONFIG.key() and '"paired"' not in CONFIG.key()
+    a = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2}), AgentSpec("RandomGhost"), 2,
+                   "smallClassic", paired=True)
+    b = GameConfig(AgentSpec.of("ExpectimaxAgent", {"depth": 3}),
+                   AgentSpec("DirectionalGhost"), 2, "smallClassic", paired=True)
+    elsewhere = GameConfig(a.pacman, a.ghost, 2, "mediumClassic", paired=True)
+    assert a.key() != b.key() and a.key().endswith(',"paired":true}')
+    assert [GameTask.of(a, 7, i).seed for i in range(5)] == [
+        GameTask.of(b, 7, i).seed for i in range(5)]
+    assert GameTask.of(a, 7, 0).seed != GameTask.of(elsewhere, 7, 0).seed
+    unpaired = GameConfig(a.pacman, a.ghost, 2, "smallClassic")
+    assert GameTask.of(unpaired, 7, 0).seed != GameTask.of(a, 7, 0).seed
+    assert GameConfig.from_dict(a.to_dict()) == a and "(paired seeds)" in a.label()
+
+
 def test_seeds_are_stable_across_processes_and_hash_salts() -> None:
     seeds = [derive_seed(0, CONFIG.key(), i) for i in range(5)]
     assert len(set(seeds)) == 5 and all(0 <= s < 2**31 for s in seeds)
