@@ -68,6 +68,37 @@ def ghost_action(state: GameState, agent: int, action: Any) -> Direction:
     return next(d for d in CANONICAL_ORDER if d in legal)
 
 
+def _rebuilt(layout: Layout, fields: dict[str, Any]) -> GameState:
+    """A state unpickled: its maze from the layout (built once per process, `maze_for`)."""
+    from pacman.maze import maze_for
+
+    state = GameState.__new__(GameState)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    state._maze, state._hash = maze_for(layout), None
+    return state
+
+
+class _SentState(GameState):
+    """A `GameState` that pickles its layout, not its maze's tables: a vector env's worker
+    sends `info["state"]` through a pipe at every step."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = {name: getattr(self, name) for name in GameState.__slots__
+                  if name not in ("_maze", "_hash")}
+        return _rebuilt, (self._maze.layout, fields)
+
+
+def sendable(state: GameState) -> GameState:
+    """`state` as a `GameState` that pickles cheaply (see `_SentState`); equal to it."""
+    copy = _SentState.__new__(_SentState)
+    for name in GameState.__slots__:
+        setattr(copy, name, getattr(state, name))
+    return copy
+
+
 def make_ghosts(name: str, settings: Mapping[str, Any] | None, count: int) -> list[Any]:
     """`count` fresh ghost agents of a registry name (like `pacman play -g NAME`)."""
     from agents.registry import make_agent, resolve_name

@@ -27,6 +27,7 @@ from pacman.envs.common import (
     make_ghosts,
     pacman_action,
     resolve_layout,
+    sendable,
 )
 from pacman.layout import Layout
 from pacman.rules import Direction
@@ -137,7 +138,7 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         info: dict[str, Any] = {"action_mask": action_mask(self.state, 0),
                                 "score": self.state.score, "pacman_moves": self.pacman_moves}
         if self.state_in_info:
-            info["state"] = self.state
+            info["state"] = sendable(self.state)
         return info
 
     # ----------------------------------------------------------------- rendering

@@ -32,6 +32,7 @@ from pacman.envs.common import (
     ghost_action,
     pacman_action,
     resolve_layout,
+    sendable,
 )
 from pacman.layout import Layout
 from pacman.rules import Direction
@@ -84,9 +85,10 @@ class _Game:
     def observe(self, name: str) -> npt.NDArray[np.uint8]:
         return self.encoder.encode(self.state, self.index[name])
 
-    def info(self, name: str) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.state, self.index[name]), "state": self.state,
-                "score": self.state.score}
+    def infos(self, names: list[str]) -> dict[str, dict[str, Any]]:
+        state, sent = self.state, sendable(self.state)
+        return {name: {"action_mask": action_mask(state, self.index[name]), "state": sent,
+                       "score": state.score} for name in names}
 
     def rewards(self, change: int) -> dict[str, float]:
         return {name: float(change if name == "pacman" else -change) for name in self.names}
@@ -130,7 +132,7 @@ class PacmanAECEnv(AECEnv[str, npt.NDArray[np.uint8], Any]):  # type: ignore[mis
         self._cumulative_rewards = {name: 0.0 for name in self.agents}
         self.terminations = {name: False for name in self.agents}
         self.truncations = {name: False for name in self.agents}
-        self.infos = {name: self.game.info(name) for name in self.agents}
+        self.infos = self.game.infos(self.agents)
         self._selector.reinit(self.agents)
         self.agent_selection = self._selector.reset()
 
@@ -157,7 +159,7 @@ class PacmanAECEnv(AECEnv[str, npt.NDArray[np.uint8], Any]):  # type: ignore[mis
         for other in self.agents:
             self.terminations[other] = over
             self.truncations[other] = capped
-            self.infos[other] = game.info(other)
+        self.infos = game.infos(self.agents)
         if game.render_mode == "human":
             game.screen.show([(agent, game.state)], game.pacman_moves)
         self.agent_selection = self._selector.next()
@@ -201,7 +203,7 @@ class PacmanParallelEnv(ParallelEnv[str, npt.NDArray[np.uint8], Any]):  # type: 
         self.game.restart()
         self.agents = list(self.possible_agents)
         return ({name: self.game.observe(name) for name in self.agents},
-                {name: self.game.info(name) for name in self.agents})
+                self.game.infos(self.agents))
 
     def step(self, actions: dict[str, Any]) -> tuple[
             dict[str, npt.NDArray[np.uint8]], dict[str, float], dict[str, bool],
@@ -226,7 +228,7 @@ class PacmanParallelEnv(ParallelEnv[str, npt.NDArray[np.uint8], Any]):  # type: 
         names = self.agents
         observations = {name: game.observe(name) for name in names}
         rewards = game.rewards(game.state.score - before)
-        infos = {name: game.info(name) for name in names}
+        infos = game.infos(names)
         if game.render_mode == "human":
             game.screen.show(played, game.pacman_moves)
         if over or capped:

@@ -242,15 +242,30 @@ def test_bad_arguments_are_value_errors(kwargs: dict[str, Any], message: str) ->
         PacmanEnv(**kwargs)
 
 
+def test_the_state_in_info_pickles_without_its_maze_tables() -> None:
+    import pickle
+
+    env = PacmanEnv(layout="mediumClassic")
+    env.reset(seed=0)
+    state = env.step(ACTIONS.index("West"))[4]["state"]
+    data = pickle.dumps(state)
+    assert len(data) < 5_000 < len(pickle.dumps(GameState.initial(env.layout)))
+    copy = pickle.loads(data)
+    assert type(copy) is GameState and copy == state and hash(copy) == hash(state)
+    assert copy.maze is state.maze  # rebuilt from the layout: this process's cached maze
+    assert copy.successor(1, copy.legal_actions(1)[0]) == state.successor(
+        1, state.legal_actions(1)[0])
+
+
 def test_vector_env_workers_import_the_env_by_its_id() -> None:
     envs = gymnasium.vector.AsyncVectorEnv(
-        [lambda: gymnasium.make("pacman.envs:pacman/Pacman-v0", layout="testClassic",
-                                 state_in_info=False)] * 2,
+        [lambda: gymnasium.make("pacman.envs:pacman/Pacman-v0", layout="testClassic")] * 2,
         context="spawn")
     try:
         observations, infos = envs.reset(seed=[1, 2])
         assert observations.shape == (2, 6, 10, 5)
         assert infos["action_mask"].tolist() == [[1, 0, 1, 0, 1]] * 2
+        assert [state.pacman_position for state in infos["state"]] == [(1, 1)] * 2
         observations, rewards, *_ = envs.step(np.array([0, 4]))
         assert rewards.tolist() in ([-1.0, -1.0], [9.0, -1.0])
     finally:

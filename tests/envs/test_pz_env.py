@@ -14,14 +14,16 @@ from conftest import optional
 
 optional("pettingzoo", "envs")
 
-from pettingzoo.test import (  # noqa: E402
-    api_test,
-    max_cycles_test,
-    parallel_api_test,
-    parallel_seed_test,
-    render_test,
-    seed_test,
-)
+with warnings.catch_warnings():  # pettingzoo.test loads example envs of PettingZoo's old API
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import (
+        api_test,
+        max_cycles_test,
+        parallel_api_test,
+        parallel_seed_test,
+        render_test,
+        seed_test,
+    )
 
 from pacman import GameState, Outcome, load_layout, parse_layout, run_game  # noqa: E402
 from pacman.envs import ACTIONS, pz_env  # noqa: E402
