@@ -180,9 +180,11 @@ def select_code(games: Sequence[StoredGame], which: str = "latest"
 
 
 def default_columns(games: Sequence[StoredGame]) -> list[str]:
-    """The standard columns the stored games have (a classic agent's `evalFn` stands in for
-    `evaluation`), and `code` when the games come from more than one code version: a store of
-    a user's own agents gets a table too."""
+    """The columns a table of these games needs: the standard ones they have (a classic
+    agent's `evalFn` stands in for `evaluation`), every other Pacman or ghost setting, move cap
+    and time limit whose value differs between games, and `code` when the games come from more
+    than one code version. So any store gets a table, and no setting that varies is averaged
+    over unseen."""
     columns = []
     for column in STANDARD_COLUMNS:
         if column == "evaluation" and not _has_column(games, column) and _has_column(
@@ -190,9 +192,20 @@ def default_columns(games: Sequence[StoredGame]) -> list[str]:
             column = "evalFn"
         if _has_column(games, column):
             columns.append(column)
-    if len({game.code for game in games}) > 1:
-        columns.append("code")
-    return columns
+    pacman_settings = sorted({name for game in games for name, _ in game.config.pacman.settings})
+    ghost_settings = sorted({f"ghost.{name}" for game in games
+                             for name, _ in game.config.ghost.settings})
+    varying = [column for column in [*pacman_settings, *ghost_settings, "max_moves",
+                                     "move_timeout", "code"]
+               if column not in columns and _varies(games, column)]
+    at = columns.index("ghost") if "ghost" in columns else len(columns)
+    pacman_side = [c for c in varying if c in pacman_settings]
+    return columns[:at] + pacman_side + columns[at:] + [c for c in varying
+                                                        if c not in pacman_side]
+
+
+def _varies(games: Sequence[StoredGame], column: str) -> bool:
+    return len({column_value(game, column) for game in games}) > 1
 
 
 def check_columns(games: Sequence[StoredGame], by: Sequence[str]) -> None:

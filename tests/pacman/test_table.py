@@ -131,3 +131,25 @@ def test_plot_files_are_written(results: Path, tmp_path: Path,
                                                     f"wrote {out / 'scores.png'}"]
     for name in ("win_rate.png", "scores.png"):
         assert (out / name).read_bytes().startswith(b"\x89PNG")
+
+
+def test_default_columns_show_every_setting_that_varies(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A store of a user's anytime agent at several time budgets and two ghost settings: the
+    default table shows `time` and `ghost.prob_attack`, and none of the settings that are the
+    same everywhere."""
+    path = tmp_path / "r.db"
+    with ResultStore(path) as store:
+        for index, (time, attack) in enumerate([(0.1, 0.8), (0.2, 0.8), (0.1, 0.5)]):
+            config = GameConfig(AgentSpec.of("IterativeAlphaBetaAgent",
+                                             {"time": time, "tt": True}),
+                                AgentSpec.of("DirectionalGhost", {"prob_attack": attack}), 1,
+                                "smallClassic")
+            store.add(GameTask.of(config, 0, index), record(Outcome.WIN, 10, 1, 0.01, 5))
+    assert main(["table", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("All games: agent IterativeAlphaBetaAgent, ghost DirectionalGhost, "
+                        "num_ghosts 1, layout smallClassic")
+    assert lines[2].startswith("| time | ghost.prob_attack | games |")
+    assert [line.split(" | ")[:2] for line in lines[4:7]] == [
+        ["| 0.1", "0.5"], ["| 0.1", "0.8"], ["| 0.2", "0.8"]]
