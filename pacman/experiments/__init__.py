@@ -5,7 +5,8 @@ One module per job:
 - `grid`: the grid of configurations (agents x settings x ghosts x layouts) and experiment files;
 - `backends`: where games run (a process pool on this machine, or a Dask cluster);
 - `runner`: `run_batch`, the scheduling loop that plays what the store lacks;
-- `store`: the SQLite results store; `table` and `plot`: what the store adds up to;
+- `store`: the SQLite results store; `versions`: the code version of a game;
+- `table`, `plot` and `export`: what the store adds up to, and its games as rows;
 - `headline`: the lecture's "Assumptions vs. Reality" experiment.
 
 The names below are the Python API for batches.
@@ -34,11 +35,12 @@ from pacman.experiments.runner import (
     run_batch,
 )
 from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
+from pacman.experiments.table import select_code, summarize
 
 __all__ = [
     "DEFAULT_STORE", "AgentSpec", "Backend", "BatchError", "BatchInterrupted", "BatchResult",
     "DaskBackend", "Experiment", "GameConfig", "GameTask", "Grid", "ProcessBackend", "Progress",
     "ProgressCallback", "ResolvedConfig", "ResultStore", "cross_settings", "default_jobs",
     "format_progress", "load_experiment", "open_results", "plan", "play_game", "resolve_config",
-    "resolve_configs", "run_batch",
+    "resolve_configs", "run_batch", "select_code", "summarize",
 ]
