@@ -627,15 +627,40 @@ def _note_unverifiable(replay: Replay, complete: bool, why: str,
         unverified.setdefault("pacman_nodes", f"{why}: only their number is checked")
 
 
+@dataclass(frozen=True)
+class _StoredTrace:
+    """A recorded search summary, shown by the window's search panel as a live trace is."""
+
+    data: dict[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        return self.data
+
+
+@dataclass(frozen=True)
+class _RecordedDecision:
+    """What a recorded Pacman move reported: its nodes and, for a traced game, its search."""
+
+    nodes_generated: int | None
+    trace: _StoredTrace | None
+
+
 class ScriptedAgent:
-    """Plays the recorded actions of one agent, so `run_game` can show a replay."""
+    """Plays the recorded actions of one agent, so `run_game` can show a replay.
+
+    Pacman's scripted agent also reports each move's recorded nodes and search summary (as
+    `last_decision`), so the window shows them as it did in the game.
+    """
 
     def __init__(self, index: int, actions: Sequence[str], num_agents: int,
-                 description: str) -> None:
+                 description: str, nodes: Sequence[int | None] = (),
+                 traces: Sequence[dict[str, Any] | None] = ()) -> None:
         self.index = index
         self.description = description
         self._actions = list(actions[index::num_agents])
+        self._nodes, self._traces = list(nodes), list(traces)
         self._next = 0
+        self.last_decision: _RecordedDecision | None = None
 
     def describe(self) -> str:
         """The recorded description of the agent."""
@@ -647,6 +672,12 @@ class ScriptedAgent:
             from pacman.display.base import GameStopped
             raise GameStopped
         action = self._actions[self._next]
+        if self._nodes or self._traces:
+            move = self._next
+            nodes = self._nodes[move] if move < len(self._nodes) else None
+            trace = self._traces[move] if move < len(self._traces) else None
+            self.last_decision = _RecordedDecision(
+                nodes, None if trace is None else _StoredTrace(trace))
         self._next += 1
         return Direction(action)
 
@@ -656,4 +687,6 @@ def scripted_agents(replay: Replay) -> list[ScriptedAgent]:
     record = replay.record
     count = replay.num_ghosts + 1
     names = list(record.agents) + ["?"] * count
-    return [ScriptedAgent(i, record.actions, count, names[i]) for i in range(count)]
+    return [ScriptedAgent(0, record.actions, count, names[0], record.pacman_nodes,
+                          record.pacman_traces),
+            *[ScriptedAgent(i, record.actions, count, names[i]) for i in range(1, count)]]

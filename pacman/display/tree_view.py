@@ -40,6 +40,8 @@ KIND_COLORS: dict[str, Color] = {"max": MAX_COLOR, "min": MIN_COLOR, "chance": C
 KEYS_LINE = "Left/Right: step through the nodes    Enter: open a group    v/Esc: back"
 NO_TREE = "no search tree for the last move: play with --trace and a minimax, alphabeta " \
           "or expectimax agent"
+SUMMARY_ONLY = "a replay keeps only each move's summary (the panel, key t): pacman explain " \
+               "GAME.json --move N draws the tree of move N"
 
 
 def node_line(item: Placed) -> str:
@@ -94,8 +96,9 @@ class TreeView:
                  ) -> None:
         to_json = getattr(trace, "to_json", None)
         self.data = to_json() if callable(to_json) else trace_data(trace)
-        if self.data is not None and "nodes" not in self.data:
-            self.data = None  # a summary without its nodes: nothing to draw
+        self.summary_only = self.data is not None and "nodes" not in self.data
+        if self.summary_only:
+            self.data = None  # a summary without its nodes (a replay's): nothing to draw
         self.move_number = move_number
         self.max_shown = max_shown
         self.expanded: frozenset[int] = frozenset()
@@ -130,8 +133,9 @@ class TreeView:
     def lines(self) -> list[str]:
         """The text drawn at the top (title, selected item) and the keys at the bottom."""
         current = self.current
-        return [tree_title(self.data, self.items, self.move_number),
-                node_line(current) if current is not None else "", KEYS_LINE]
+        title = SUMMARY_ONLY if self.summary_only else tree_title(self.data, self.items,
+                                                                  self.move_number)
+        return [title, node_line(current) if current is not None else "", KEYS_LINE]
 
     def key(self, key: int) -> bool:
         """Apply a key (Left/Right, Home/End, Enter); True if the view changed."""

@@ -42,6 +42,7 @@ from pacman.display.tree_view import (
     MAX_COLOR,
     MIN_COLOR,
     PV_COLOR,
+    SUMMARY_ONLY,
     TreeView,
     node_line,
     tree_title,
@@ -49,6 +50,7 @@ from pacman.display.tree_view import (
 from pacman.display.window import PygameWindow, open_window
 from pacman.layout import load_layout
 from pacman.record import GameRecord
+from pacman.replay import load_replay, scripted_agents
 from pacman.rules import Direction
 from pacman.trace_layout import Placed
 
@@ -461,3 +463,29 @@ def test_the_tree_title_counts_what_is_drawn_and_what_was_not_recorded() -> None
         "Search of Pacman move 4: alphabeta, depth 2, chose West (value -1553.5); 41 nodes "
         "generated, 7 drawn, 16 cuts pruning 16 moves; 31 past the trace's budget, not "
         "recorded")
+
+
+def test_a_replay_shows_each_moves_recorded_search(tmp_path: Path) -> None:
+    """`pacman replay` of a --trace game: the display gets each Pacman move's recorded nodes
+    and summary (the panel shows them); the tree view says the replay keeps summaries only."""
+
+    game = tmp_path / "game.json"
+    assert main(["play", "-p", "alphabeta", "-a", "depth=2,evaluation=better", "-l",
+                 "smallClassic", "-q", "--seed", "3", "--max-moves", "12", "--record",
+                 str(game), "--trace"]) == 0
+    replay = load_replay(game)
+    record = replay.record
+    shown = Recording()
+    agents = scripted_agents(replay)
+    run_game(replay.layout, agents[0], agents[1:], seed=record.seed,
+             max_moves=record.pacman_moves, display=shown)
+    pacman = [move for move in shown.moves if move.agent == 0]
+    assert len(pacman) == record.pacman_moves == len(record.pacman_traces) == 12
+    assert [move.nodes for move in pacman] == list(record.pacman_nodes)
+    assert [search_panel.trace_data(move.trace) for move in pacman] == list(
+        record.pacman_traces)
+    assert all(move.trace is None for move in shown.moves if move.agent != 0)
+    first = record.pacman_traces[0]
+    assert panel_lines(pacman[0].trace, 1)[2] == (
+        f"chosen: {first['action']} (value {search_panel.value_text(first['value'])})")
+    assert TreeView(pacman[0].trace, 1).lines()[0] == SUMMARY_ONLY
