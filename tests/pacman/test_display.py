@@ -21,6 +21,7 @@ from conftest import optional
 os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame starts: no window on screen
 
 import pygame
+from pygame_events import key, wait_until
 
 from pacman import GameState, Outcome, parse_layout, run_game
 from pacman.display import GameRestart, render
@@ -336,19 +337,6 @@ class Shuttle:
         legal = state.legal_actions(0)
         return EAST if self.calls % 2 and EAST in legal else WEST if WEST in legal else STOP
 
-
-def key(code: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode="",
-                                         scancode=0))
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return False
 
 
 def drive(script: Callable[[list[str]], None]) -> tuple[threading.Thread, list[str]]:

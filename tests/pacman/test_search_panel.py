@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame starts: no window on sc
 
 import numpy as np
 import pygame
+from pygame_events import key, wait_until
 
 from agents.evaluation import NAMED
 from agents.ghosts import DirectionalGhost
@@ -195,19 +194,6 @@ def test_pv_paths_stop_at_an_illegal_move() -> None:
 
 
 # --------------------------------------------------------------------- the window
-def key(code: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode="",
-                                         scancode=0))
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return False
-
 
 @pytest.fixture
 def window() -> Any:
