@@ -6,8 +6,8 @@ rules, the game loop, the batch runner, the CS188 layer and the shipped agents; 
 line, the displays, the web pages, the grader, the demos or the RL environments) and, for an
 agent of the user's (`module:Class` or `file.py:Class`), the source of its module and of the
 modules loaded from the same folder (the helpers a student's `multiAgents.py` imports), and
-for a setting naming the user's code (`evaluation=mod:func` or
-`evaluation=path/file.py:func`), that module's source. Editing any of them gives a new code
+for a setting naming the user's code or data (`evaluation=mod:func`,
+`evaluation=path/file.py:func`, or a file given as `evaluation=@weights.json`), that file. Editing any of them gives a new code
 version; the store keeps the games of every version apart, so the old games stay and new ones
 are played.
 
@@ -76,10 +76,16 @@ def agent_code_files(cls: type) -> list[Path]:
 
 
 def setting_code_files(settings: Mapping[str, object]) -> list[Path]:
-    """The source files of the user's code that settings name (`module:name` with the module
-    loaded, or `path/file.py:name`); this package's own modules are left to its digest."""
+    """The files of the user's that settings name (`module:name` with the module loaded,
+    `path/file.py:name`, or `@path/to/file`); this package's own files are left to its
+    digest."""
     files = set()
     for value in settings.values():
+        if isinstance(value, str) and value.startswith("@") and Path(value[1:]).is_file():
+            path = Path(value[1:]).resolve()
+            if not _ours(path):
+                files.add(path)
+            continue
         if not isinstance(value, str) or ":" not in value:
             continue
         target = value.rpartition(":")[0]

@@ -211,3 +211,15 @@ def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
             first = digest()
     finally:
         versions.package_digest.cache_clear()
+
+
+def test_a_file_a_setting_names_with_at_is_part_of_the_code_version(tmp_path: Path) -> None:
+    from pacman.experiments.versions import setting_code_files
+
+    weights = tmp_path / "weights.json"
+    weights.write_text('{"a": 1}')
+    assert setting_code_files({"evaluation": f"@{weights}"}) == [weights.resolve()]
+    before = code_version(setting_code_files({"evaluation": f"@{weights}"}))
+    weights.write_text('{"a": 2}')
+    assert code_version(setting_code_files({"evaluation": f"@{weights}"})) != before
+    assert setting_code_files({"evaluation": "@no/such/file.json", "depth": 2}) == []
