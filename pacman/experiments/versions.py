@@ -7,9 +7,9 @@ line, the displays, the web pages, the grader, the demos or the RL environments)
 agent of the user's (`module:Class` or `file.py:Class`), the source of its module and of the
 modules loaded from the same folder (the helpers a student's `multiAgents.py` imports), and
 for a setting naming the user's code or data (`evaluation=mod:func`,
-`evaluation=path/file.py:func`, or a file given as `evaluation=@weights.json`), that file. Editing any of them gives a new code
-version; the store keeps the games of every version apart, so the old games stay and new ones
-are played.
+`evaluation=path/file.py:func`, or a file given as `evaluation=@weights.json`), that file.
+Editing any of them gives a new code version; the store keeps the games of every version
+apart, so the old games stay and new ones are played.
 
 Settings are not part of the code version: they are part of the configuration already.
 """
