@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pacman.cli import (
     assumptions,
     batch,
+    compare,
     demo,
     explain,
     export,
@@ -23,6 +24,7 @@ from pacman.cli import (
     play,
     replay,
     table,
+    tournament,
 )
 from pacman.cli.options import Parser, UsageError, parse_settings
 from pacman.interrupts import mark_user_interrupts
@@ -34,7 +36,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": play.run, "layouts": layouts.run, "grade": grade.run, "replay": replay.run,
     "batch": batch.run, "table": table.run_table, "plot": table.run_plot,
     "assumptions": assumptions.run, "demo": demo.run, "explain": explain.run,
-    "export": export.run,
+    "export": export.run, "compare": compare.run, "tournament": tournament.run,
 }
 
 
@@ -45,8 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="pacman", description="The classic Pacman multi-agent environment.")
     parser.add_argument("--version", action="version", version=f"pacman {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
-    for module in (play, layouts, grade, explain, replay, batch, table, export, assumptions,
-                   demo):
+    for module in (play, layouts, grade, explain, replay, batch, compare, tournament, table,
+                   export, assumptions, demo):
         module.add_parser(commands)
     return parser
 
