@@ -1,7 +1,8 @@
 """Evaluation functions: named features over maze distances, and weighted sums of them.
 
 A user picks an evaluation by name (`better`), writes a weighted sum
-(`score:1,food:-1.5,ghost:2,radius:4`), or names their own function (`mymodule:evaluate`).
+(`score:1,food:-1.5,ghost:2,radius:4`), names a weights file (`@path/to/weights.json`, as
+`pacman tune` writes), or names their own function (`mymodule:evaluate`).
 Won and lost states get their score +/-`WIN_VALUE`, which dominates every feature (a weighted
 sum may set its own `win`/`loss` values).
 """
@@ -9,9 +10,11 @@ sum may set its own `win`/`loss` values).
 from __future__ import annotations
 
 import importlib
+import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pacman import GameState
@@ -286,6 +289,102 @@ def parse_weights(spec: str) -> WeightedEvaluation:
                               loss=settings.get("loss", -WIN_VALUE))
 
 
+# --- weights files -------------------------------------------------------------------------
+
+#: The `format` number of a weights file.
+WEIGHTS_FORMAT = 1
+
+
+def read_weights(path: str | Path, name: str = "") -> tuple[WeightedEvaluation, dict[str, Any]]:
+    """A weights file's evaluation and its `learned` section (`{}` without one).
+
+    The file is JSON: `{"format": 1, "features": {"score": 1.0, ...}, "radius": 3,
+    "win": 1e6, "loss": -1e6, "learned": {...}}`; `radius`, `win`, `loss` and `learned` may be
+    left out. Anything else is a one-line ValueError naming the file.
+    """
+    where = f"weights file {str(path)!r}"
+    if not str(path).strip():
+        raise ValueError("@ needs a weights file: write evaluation=@path/to/weights.json")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"{where} does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise ValueError(f"cannot read {where}: {reason}") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise ValueError(f"{where} is not valid JSON: {error.msg} (line {error.lineno}, "
+                             f"column {error.colno})") from None
+        raise ValueError(f"{where}: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{where} is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where} must hold a JSON object, not {type(data).__name__}")
+    fmt = data.get("format")
+    if fmt != WEIGHTS_FORMAT or isinstance(fmt, bool):
+        raise ValueError(f"{where}: format must be {WEIGHTS_FORMAT}, got {fmt!r}")
+    unknown = sorted(set(data) - {"format", "features", "learned", *SETTINGS})
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r} (keys: format, features, "
+                         f"{', '.join(SETTINGS)}, learned)")
+    features = data.get("features")
+    if not isinstance(features, dict) or not features:
+        raise ValueError(f"{where}: features must be an object of feature: weight, e.g. "
+                         '{"score": 1.0, "food": -1.5}')
+    weights = {feature: _file_number(where, f"the weight of {feature!r}", value)
+               for feature, value in features.items()}
+    for feature in weights:
+        if feature not in FEATURES:
+            raise ValueError(f"{where}: unknown evaluation feature {feature!r} (features: "
+                             f"{', '.join(FEATURES)})")
+    settings = {key: _file_number(where, key, data.get(key, default))
+                for key, default in SETTINGS.items()}
+    radius = settings["radius"]
+    if radius != int(radius) or radius < 1:
+        raise ValueError(f"{where}: radius must be a whole number >= 1, got {radius:g}")
+    learned = data.get("learned", {})
+    if not isinstance(learned, dict):
+        raise ValueError(f"{where}: learned must be an object")
+    evaluation = WeightedEvaluation(weights, radius=int(radius), win=settings["win"],
+                                    loss=settings["loss"], name=name)
+    return evaluation, learned
+
+
+def load_weights(path: str | Path, name: str = "") -> WeightedEvaluation:
+    """The evaluation of a weights file (see `read_weights`)."""
+    return read_weights(path, name)[0]
+
+
+def weights_document(evaluation: WeightedEvaluation,
+                     learned: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready content of a weights file for `evaluation`."""
+    document: dict[str, Any] = {"format": WEIGHTS_FORMAT, "features": dict(evaluation.weights),
+                                "radius": evaluation.radius, "win": evaluation.win,
+                                "loss": evaluation.loss}
+    if learned is not None:
+        document["learned"] = dict(learned)
+    return document
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a weight may have (weights are finite)")
+
+
+def _file_number(where: str, what: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where}: {what} must be a number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer too large for a float
+        number = math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"{where}: {what} must be a finite number, got {value!r}")
+    return number
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)
@@ -314,12 +413,15 @@ def _evaluation_module(head: str) -> Any:
 
 
 def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
-    """A name (`better`), a weighted sum (`score:1,food:-1.5`) or `module:function`."""
+    """A name (`better`), a weighted sum (`score:1,food:-1.5`), a weights file (`@file.json`)
+    or `module:function`."""
     if callable(spec):
         return spec
     text = str(spec).strip()
     if text in NAMED:
         return NAMED[text]
+    if text.startswith("@"):
+        return load_weights(text[1:], name=text)
     head, sep, tail = text.partition(":")
     if sep and ("," in text or _is_number(tail)):
         return parse_weights(text)
@@ -330,4 +432,5 @@ def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
             raise ValueError(f"module {head!r} has no function {tail!r}")
         return function  # type: ignore[no-any-return]
     raise ValueError(f"unknown evaluation {text!r}: use one of {', '.join(NAMED)}, a weighted "
-                     "sum like score:1,food:-1.5,ghost:2, or module:function")
+                     "sum like score:1,food:-1.5,ghost:2, a weights file @weights.json, or "
+                     "module:function")

@@ -25,6 +25,7 @@ from pacman.cli import (
     replay,
     table,
     tournament,
+    tune,
 )
 from pacman.cli.options import Parser, UsageError, parse_settings
 from pacman.interrupts import mark_user_interrupts
@@ -37,6 +38,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "batch": batch.run, "table": table.run_table, "plot": table.run_plot,
     "assumptions": assumptions.run, "demo": demo.run, "explain": explain.run,
     "export": export.run, "compare": compare.run, "tournament": tournament.run,
+    "tune": tune.run,
 }
 
 
@@ -47,8 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="pacman", description="The classic Pacman multi-agent environment.")
     parser.add_argument("--version", action="version", version=f"pacman {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
-    for module in (play, layouts, grade, explain, replay, batch, compare, tournament, table,
-                   export, assumptions, demo):
+    for module in (play, layouts, grade, explain, replay, batch, compare, tournament, tune,
+                   table, export, assumptions, demo):
         module.add_parser(commands)
     return parser
 

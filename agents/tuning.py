@@ -1,0 +1,404 @@
+"""Texel-style tuning: evaluation weights fitted to the outcomes of played games.
+
+Every position where Pacman is to move in a game is labelled with the game's outcome
+(1 for a win, 0 otherwise); a logistic model `P(win) = sigmoid(b + w . f(position))` over the
+evaluation features `f` is fitted by Newton's method (IRLS) with an L2 penalty that pulls the
+weights towards those the games were played with, on features standardized for the fit and
+mapped back to their own units. The fitted `w` in points (logits times the points one logit
+is worth: `1/K` of the playing evaluation's own fit, or an explicit scale) is the learned
+evaluation. `pacman tune` plays the games (`pacman/cli/tune.py`); docs/tuning.md explains it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agents.evaluation import DEFAULT_RADIUS, FEATURES, WeightedEvaluation, resolve_evaluation
+from pacman import GameState
+from pacman.experiments.grid import ResolvedConfig, resolve_configs
+from pacman.experiments.runner import BatchResult, run_batch
+from pacman.experiments.store import AgentSpec, GameConfig, StoredGame, open_results
+from pacman.experiments.table import wilson_interval
+from pacman.layout import Layout, load_layout
+from pacman.record import GameRecord, Outcome
+from pacman.rules import Direction
+
+Matrix = npt.NDArray[np.float64]
+
+#: Significant digits the learned weights keep (so a weights file and the `feature:w,...`
+#: spelling the games are played with hold exactly the same numbers).
+DIGITS = 4
+DEFAULT_L2 = 10.0
+
+
+class TuningError(ValueError):
+    """Data the fit cannot use (one outcome only, no positions, a scale it cannot set)."""
+
+
+@dataclass(frozen=True)
+class LogisticFit:
+    """A fitted `P(win) = sigmoid(intercept + sum(coefficients[f] * f))`, in the features'
+    own units, with the penalized log-loss per position and Newton iterations it took."""
+
+    coefficients: dict[str, float]
+    intercept: float
+    log_loss: float
+    iterations: int
+    positions: int
+
+
+def game_positions(record: GameRecord, layout: Layout) -> list[GameState]:
+    """The positions of a recorded game where Pacman is to move (not the end), in order:
+    the record's actions played again from the start, as `pacman.replay` does."""
+    state = GameState.initial(layout, len(record.agents) - 1)
+    agents = state.num_agents
+    positions = []
+    for number, action in enumerate(record.actions):
+        if state.is_terminal():
+            break
+        agent = number % agents
+        if agent == 0:
+            positions.append(state)
+        state = state.successor(agent, Direction(action))
+    return positions
+
+
+def feature_rows(states: Iterable[GameState], names: Sequence[str] = tuple(FEATURES),
+                 radius: int = DEFAULT_RADIUS) -> Matrix:
+    """One row per state: the features `names`, in that order."""
+    functions = [FEATURES[name] for name in names]
+    rows = [[function(state, radius) for function in functions] for state in states]
+    return np.array(rows, dtype=np.float64).reshape(len(rows), len(functions))
+
+
+def _sigmoid(z: Matrix) -> Matrix:
+    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * z)), dtype=np.float64)  # stable both ways
+
+
+def fit_logistic(x: Matrix, y: Sequence[float] | Matrix, names: Sequence[str],
+                 l2: float = DEFAULT_L2, prior: Mapping[str, float] | None = None,
+                 max_iterations: int = 100, tolerance: float = 1e-10) -> LogisticFit:
+    """Fit `P(y=1) = sigmoid(b + w . x)` by Newton's method (IRLS), minimizing the mean
+    log-loss plus `l2/2 * |w_std - prior_std|^2` (the intercept is not penalized).
+
+    Columns are standardized (`(x - mean) / sd`) for the fit and the coefficients mapped back
+    (`w = w_std / sd`); `prior` (coefficients in the features' own units, 0 by default) is
+    what the penalty pulls towards; a constant column gets weight 0. Raises TuningError when
+    `y` holds one outcome only (nothing to learn) or there are no rows.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    target = np.asarray(y, dtype=np.float64)
+    count, width = x.shape
+    if count == 0:
+        raise TuningError("no positions to fit")
+    if width != len(names):
+        raise ValueError(f"{width} feature columns but {len(names)} names")
+    wins = float(target.sum())
+    if wins in (0.0, float(count)):
+        kind = "won" if wins else "lost"
+        raise TuningError(f"every game was {kind}: there is nothing to learn from (play more "
+                          "games, or on other layouts or a stronger or weaker setting)")
+    mean = x.mean(axis=0)
+    sd = x.std(axis=0)
+    used = sd > 1e-12
+    z = (x[:, used] - mean[used]) / sd[used]
+    design = np.hstack([np.ones((count, 1)), z])
+    penalty = np.full(design.shape[1], float(l2))
+    penalty[0] = 0.0
+    centre = np.zeros(design.shape[1])
+    if prior is not None:
+        centre[1:] = np.array([prior.get(name, 0.0) for name in names])[used] * sd[used]
+    beta = centre.copy()
+    iterations = 0
+    while iterations < max_iterations:
+        iterations += 1
+        p = _sigmoid(design @ beta)
+        gradient = design.T @ (p - target) / count + penalty * (beta - centre)
+        curvature = p * (1.0 - p) / count
+        hessian = design.T @ (design * curvature[:, None]) + np.diag(penalty)
+        hessian += 1e-12 * np.eye(design.shape[1])  # keeps it invertible on separable data
+        step = np.linalg.solve(hessian, gradient)
+        beta = beta - step
+        if float(np.max(np.abs(step))) < tolerance:
+            break
+    p = np.clip(_sigmoid(design @ beta), 1e-15, 1 - 1e-15)
+    loss = float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
+    coefficients = np.zeros(width)
+    coefficients[used] = beta[1:] / sd[used]
+    intercept = float(beta[0] - np.sum(coefficients[used] * mean[used]))
+    return LogisticFit({name: float(c) for name, c in zip(names, coefficients)}, intercept,
+                       loss, iterations, count)
+
+
+def rounded(value: float, digits: int = DIGITS) -> float:
+    """`value` to `digits` significant digits (0 stays 0)."""
+    return 0.0 if value == 0 else float(f"{value:.{digits}g}")
+
+
+def logit_scale(values: Sequence[float] | Matrix, y: Sequence[float] | Matrix) -> float:
+    """`K` of the one-feature fit `P(win) = sigmoid(a + K * value)`: how many logits one point
+    of an evaluation's value is worth. TuningError if it is not positive (the evaluation does
+    not predict wins, so it cannot set the unit)."""
+    column = np.asarray(values, dtype=np.float64).reshape(-1, 1)
+    k = fit_logistic(column, y, ("value",), l2=0.0).coefficients["value"]
+    if not k > 0:
+        raise TuningError(f"the evaluation the games were played with does not predict wins "
+                          f"(K = {k:.3g}): it cannot set the unit of the weights; give --scale "
+                          "POINTS (points per logit, e.g. 1000)")
+    return k
+
+
+def evaluation_weights(fit: LogisticFit, points_per_logit: float) -> dict[str, float]:
+    """The fitted coefficients (logits per unit of each feature) as evaluation weights
+    (points per unit): times `points_per_logit`, to `DIGITS` significant digits."""
+    if not (math.isfinite(points_per_logit) and points_per_logit > 0):
+        raise TuningError(f"the scale must be a positive number, got {points_per_logit}")
+    return {name: rounded(value * points_per_logit)
+            for name, value in fit.coefficients.items()}
+
+
+def learned_evaluation(weights: dict[str, float], radius: int = DEFAULT_RADIUS,
+                       name: str = "") -> WeightedEvaluation:
+    """The weighted sum of the learned weights (zero weights left out)."""
+    return WeightedEvaluation({k: v for k, v in weights.items() if v}, radius=radius, name=name)
+
+
+# --- the tuning loop: play, fit, play again, report -----------------------------------------
+
+#: What the learned weights are compared with in the report.
+BASELINE = "better"
+AGENT = "AlphaBetaAgent"
+
+#: Plays a batch: `(configs, games, what)` -> its result (`run_batch` by default; the command
+#: line wraps it in a progress bar).
+PlayBatch = Callable[[Sequence[ResolvedConfig], int, str], BatchResult]
+
+
+@dataclass(frozen=True)
+class TuneOptions:
+    """What `tune` plays and fits (the options of `pacman tune`)."""
+
+    train: tuple[str, ...]
+    held_out: tuple[str, ...] = ()
+    games: int = 50
+    depth: int = 2
+    ghost: str = "DirectionalGhost"
+    seed: int = 0
+    jobs: int | None = None
+    results: str | Path = Path("results") / "tune.db"
+    rounds: int = 1
+    start: str = BASELINE
+    baseline: str = BASELINE
+    l2: float = DEFAULT_L2
+    scale: float | None = None
+    max_moves: int = 1000
+    report_games: int | None = None  # default: `games`
+
+    def __post_init__(self) -> None:
+        both = [layout for layout in self.train if layout in self.held_out]
+        if both:
+            raise TuningError(f"layout {both[0]} is in both the training and the held-out "
+                              "layouts: a held-out layout must be one the weights never saw")
+        if not self.train:
+            raise TuningError("tuning needs at least one training layout")
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: the games played with `played_with`, and the fit to their positions."""
+
+    played_with: str
+    games: int
+    wins: int
+    fit: LogisticFit
+    weights: dict[str, float]
+    points_per_logit: float
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Wins of so many games, with the 95% Wilson interval of the win rate."""
+
+    wins: int
+    games: int
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson interval."""
+        return wilson_interval(self.wins, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, rates to 4 decimals."""
+        low, high = self.interval
+        rate = self.wins / self.games if self.games else 0.0
+        return {"wins": self.wins, "games": self.games, "rate": round(rate, 4),
+                "low": round(low, 4), "high": round(high, 4)}
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """The learned weights and the baseline on one layout (paired seeds)."""
+
+    layout: str
+    kind: str  # "train" or "held-out"
+    learned: Rate
+    baseline: Rate
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """The learned evaluation, the rounds that made it and its report."""
+
+    evaluation: WeightedEvaluation
+    rounds: tuple[Round, ...]
+    report: tuple[ReportRow, ...]
+    batches: tuple[BatchResult, ...] = field(default=(), compare=False)
+
+
+def _config(layout: str, evaluation: str, options: TuneOptions) -> GameConfig:
+    return GameConfig(pacman=AgentSpec.of(AGENT, {"depth": options.depth,
+                                                  "evaluation": evaluation}),
+                      ghost=AgentSpec.of(options.ghost), layout=layout,
+                      max_moves=options.max_moves, paired=True)
+
+
+def _default_play(options: TuneOptions) -> PlayBatch:
+    def play(configs: Sequence[ResolvedConfig], games: int, what: str) -> BatchResult:
+        return run_batch(configs, games=games, store=options.results, seed=options.seed,
+                         jobs=options.jobs)
+    return play
+
+
+def _stored(options: TuneOptions, configs: Sequence[ResolvedConfig],
+            games: int) -> dict[str, list[StoredGame]]:
+    """The stored games `0..games-1` of each configuration (by key), played by its code."""
+    wanted = {entry.config.key(): entry.code for entry in configs}
+    found: dict[str, list[StoredGame]] = {key: [] for key in wanted}
+    with open_results(options.results) as store:
+        for game in store.games():
+            key = game.config.key()
+            if (key in wanted and game.code == wanted[key] and game.base_seed == options.seed
+                    and game.index < games):
+                found[key].append(game)
+    for stored in found.values():
+        stored.sort(key=lambda game: game.index)
+    return found
+
+
+def _radius(start: str) -> int:
+    evaluation = resolve_evaluation(start)
+    return evaluation.radius if isinstance(evaluation, WeightedEvaluation) else DEFAULT_RADIUS
+
+
+def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
+    """Play, fit and report (see the module's description): `options.rounds` rounds of
+    `options.games` games per training layout, each with the previous round's weights (the
+    first with `options.start`), then the report games of the learned weights and the baseline
+    on every layout. Games go to the results file, so a rerun plays only what is missing.
+    Raises TuningError, and what `run_batch` raises (LayoutError, BatchError, StoreError...)."""
+    play = play or _default_play(options)
+    radius = _radius(options.start)
+    names = tuple(FEATURES)
+    layouts = {name: load_layout(name) for name in (*options.train, *options.held_out)}
+    spec = options.start
+    rounds: list[Round] = []
+    batches: list[BatchResult] = []
+    evaluation: WeightedEvaluation | None = None
+    for number in range(1, options.rounds + 1):
+        configs = resolve_configs([_config(layout, spec, options) for layout in options.train])
+        batches.append(play(configs, options.games, f"round {number} of {options.rounds}"))
+        stored = _stored(options, configs, options.games)
+        rows: list[Matrix] = []
+        every: list[GameState] = []
+        outcomes: list[float] = []
+        wins = games = 0
+        for layout, entry in zip(options.train, configs):
+            for game in stored[entry.config.key()]:
+                won = float(game.outcome is Outcome.WIN)
+                positions = game_positions(game.record(), layouts[layout])
+                rows.append(feature_rows(positions, names, radius))
+                if not isinstance(resolve_evaluation(spec), WeightedEvaluation):
+                    every.extend(positions)
+                outcomes.extend([won] * len(positions))
+                wins += int(won)
+                games += 1
+        x = np.vstack(rows) if rows else np.zeros((0, len(names)))
+        current = resolve_evaluation(spec)
+        weighted = current if isinstance(current, WeightedEvaluation) else None
+        if options.scale is None:
+            values = x @ np.array([weighted.weights.get(name, 0.0) for name in names]) if (
+                weighted) else np.array([current(state) for state in every])
+            points = 1.0 / logit_scale(values, outcomes)
+        else:
+            points = options.scale
+        prior = {name: weighted.weights.get(name, 0.0) / points for name in names} if (
+            weighted) else None
+        fit = fit_logistic(x, outcomes, names, l2=options.l2, prior=prior)
+        weights = evaluation_weights(fit, points)
+        evaluation = learned_evaluation(weights, radius)
+        rounds.append(Round(spec, games, wins, fit, weights, points))
+        spec = evaluation.spec()
+    assert evaluation is not None
+    report_games = options.report_games or options.games
+    pairs = [(layout, resolve_configs([_config(layout, spec, options),
+                                       _config(layout, options.baseline, options)]))
+             for layout in (*options.train, *options.held_out)]
+    everything = [entry for _, configs in pairs for entry in configs]
+    batches.append(play(everything, report_games, "report"))
+    stored = _stored(options, everything, report_games)
+    report = []
+    for layout, configs in pairs:
+        learned, baseline = (
+            Rate(sum(game.outcome is Outcome.WIN for game in stored[entry.config.key()]),
+                 len(stored[entry.config.key()])) for entry in configs)
+        report.append(ReportRow(layout, "train" if layout in options.train else "held-out",
+                                learned, baseline))
+    return TuneResult(evaluation, tuple(rounds), tuple(report), tuple(batches))
+
+
+def learned_section(options: TuneOptions, result: TuneResult, command: str,
+                    date: str) -> dict[str, Any]:
+    """The `learned` section of the weights file: how the weights were made, and the report."""
+    return {
+        "method": "texel-logistic: P(win) = sigmoid(b + w . features), Newton/IRLS, L2",
+        "training_layouts": list(options.train),
+        "held_out_layouts": list(options.held_out),
+        "agent": AGENT, "depth": options.depth, "ghost": options.ghost,
+        "games": options.games, "rounds": options.rounds, "seed": options.seed,
+        "start": options.start, "baseline": options.baseline, "l2": options.l2,
+        "scale": "fitted" if options.scale is None else options.scale,
+        "max_moves": options.max_moves, "report_games": options.report_games or options.games,
+        "fits": [{"round": number, "played_with": entry.played_with, "games": entry.games,
+                  "wins": entry.wins, "positions": entry.fit.positions,
+                  "log_loss": round(entry.fit.log_loss, 6), "iterations": entry.fit.iterations,
+                  "points_per_logit": rounded(entry.points_per_logit),
+                  "weights": entry.weights}
+                 for number, entry in enumerate(result.rounds, 1)],
+        "report": [{"layout": row.layout, "set": row.kind, "learned": row.learned.to_dict(),
+                    "baseline": row.baseline.to_dict()} for row in result.report],
+        "command": command,
+        "date": date,
+    }
+
+
+def format_report(result: TuneResult, baseline: str = BASELINE) -> str:
+    """The report as a text table: win rates with their 95% Wilson intervals."""
+    def cell(rate: Rate) -> str:
+        low, high = rate.interval
+        share = rate.wins / rate.games if rate.games else 0.0
+        return f"{rate.wins}/{rate.games} {share:4.0%} [{low:.0%}, {high:.0%}]"
+
+    header = ("layout", "set", "learned", baseline)
+    rows = [(row.layout, row.kind, cell(row.learned), cell(row.baseline))
+            for row in result.report]
+    widths = [max(len(str(line[i])) for line in (header, *rows)) for i in range(4)]
+    lines = ["  ".join(str(value).ljust(width) for value, width in zip(line, widths)).rstrip()
+             for line in (header, *rows)]
+    return "\n".join([lines[0], "  ".join("-" * width for width in widths), *lines[1:]])
