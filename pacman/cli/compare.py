@@ -37,8 +37,8 @@ def add_parser(commands: Any) -> None:
                          help="ghost agent (default RandomGhost)")
     compare.add_argument("--sequential", action="store_true",
                          help="play in rounds of --step games per board and stop as soon as "
-                              "a difference is significant at alpha / (number of rounds "
-                              "planned)")
+                              "a difference is significant at alpha / (2 x rounds planned): "
+                              "two tests a round")
     compare.add_argument("--step", type=_whole("games"), default=None,
                          help=f"games per board in a round of --sequential (default "
                               f"{DEFAULT_STEP})")
@@ -185,7 +185,9 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"A and B are the same agent ({configs_a[0].config.pacman.name} "
                              "with the same settings): nothing to compare")
         looks = math.ceil(args.games / step) if args.sequential else 1
-        level = args.alpha / looks
+        # two tests at each of `looks` rounds: alpha / (2 looks) each keeps the chance of a
+        # false stop at most alpha overall (Bonferroni)
+        level = args.alpha / (2 * looks) if args.sequential else args.alpha
         rounds = ([min(step * look, args.games) for look in range(1, looks + 1)]
                   if args.sequential else [args.games])
         for look in range(1, len(rounds) + 1):
@@ -269,11 +271,11 @@ def _markdown(args: argparse.Namespace, configs_a: Sequence[Any], configs_b: Seq
         if stopped["early"]:
             lines.append(f"sequential: stopped after {stopped['games']} of {args.games} games "
                          f"per board (round {stopped['look']} of {stopped['looks']}, each tested "
-                         f"at {stopped['level']:.4g} = alpha / {stopped['looks']})")
+                         f"at {stopped['level']:.4g} = alpha / (2 x {stopped['looks']}))")
         else:
             lines.append(f"sequential: all {args.games} games per board played ("
                          f"{stopped['looks']} rounds, each tested at {stopped['level']:.4g} = "
-                         f"alpha / {stopped['looks']})")
+                         f"alpha / (2 x {stopped['looks']}))")
     lines += ["", f"verdict: {line}"]
     return "\n".join(lines)
 

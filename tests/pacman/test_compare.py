@@ -164,9 +164,10 @@ def test_sequential_stops_at_the_first_significant_round(
                           "--sequential", "--step", "10", "-j", "1", "-o", str(out),
                           capsys=capsys)
     assert code == 0, err
-    # 4 rounds planned: each tested at 0.05 / 4 = 0.0125; the scores differ enough at once
+    # 4 rounds planned, two tests a round: each tested at 0.05 / 8 = 0.00625; the scores
+    # differ enough at once
     assert ("sequential: stopped after 10 of 40 games per board (round 1 of 4, each tested "
-            "at 0.0125 = alpha / 4)") in text
+            "at 0.00625 = alpha / (2 x 4))") in text
     with sqlite3.connect(out) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 20
 
