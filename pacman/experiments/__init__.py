@@ -7,12 +7,14 @@ One module per job:
 - `runner`: `run_batch`, the scheduling loop that plays what the store lacks;
 - `store`: the SQLite results store; `versions`: the code version of a game;
 - `table`, `plot` and `export`: what the store adds up to, and its games as rows;
+- `compare` and `ratings`: paired comparisons and Bradley-Terry ratings;
 - `headline`: the lecture's "Assumptions vs. Reality" experiment.
 
 The names below are the Python API for batches.
 """
 
 from pacman.experiments.backends import Backend, DaskBackend, ProcessBackend, default_jobs
+from pacman.experiments.compare import Comparison, compare_games
 from pacman.experiments.grid import (
     BatchError,
     Experiment,
@@ -24,6 +26,7 @@ from pacman.experiments.grid import (
     resolve_config,
     resolve_configs,
 )
+from pacman.experiments.ratings import bootstrap_ratings, bradley_terry, elo_ratings
 from pacman.experiments.runner import (
     DEFAULT_STORE,
     BatchInterrupted,
@@ -38,9 +41,37 @@ from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStor
 from pacman.experiments.table import select_code, summarize
 
 __all__ = [
-    "DEFAULT_STORE", "AgentSpec", "Backend", "BatchError", "BatchInterrupted", "BatchResult",
-    "DaskBackend", "Experiment", "GameConfig", "GameTask", "Grid", "ProcessBackend", "Progress",
-    "ProgressCallback", "ResolvedConfig", "ResultStore", "cross_settings", "default_jobs",
-    "format_progress", "load_experiment", "open_results", "plan", "play_game", "resolve_config",
-    "resolve_configs", "run_batch", "select_code", "summarize",
+    "DEFAULT_STORE",
+    "AgentSpec",
+    "Backend",
+    "BatchError",
+    "BatchInterrupted",
+    "BatchResult",
+    "Comparison",
+    "DaskBackend",
+    "Experiment",
+    "GameConfig",
+    "GameTask",
+    "Grid",
+    "ProcessBackend",
+    "Progress",
+    "ProgressCallback",
+    "ResolvedConfig",
+    "ResultStore",
+    "bootstrap_ratings",
+    "bradley_terry",
+    "compare_games",
+    "cross_settings",
+    "default_jobs",
+    "elo_ratings",
+    "format_progress",
+    "load_experiment",
+    "open_results",
+    "plan",
+    "play_game",
+    "resolve_config",
+    "resolve_configs",
+    "run_batch",
+    "select_code",
+    "summarize",
 ]
