@@ -434,3 +434,10 @@ def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
     raise ValueError(f"unknown evaluation {text!r}: use one of {', '.join(NAMED)}, a weighted "
                      "sum like score:1,food:-1.5,ghost:2, a weights file @weights.json, or "
                      "module:function")
+
+
+#: The shipped weights file of `learned` (made by `pacman tune`: docs/tuning.md).
+LEARNED_FILE = Path(__file__).resolve().parent / "weights" / "learned.json"
+# Weights fitted to game outcomes on three layouts and reported on three held out
+# (the file's `learned` section holds the command and the report).
+NAMED["learned"] = load_weights(LEARNED_FILE, name="learned")

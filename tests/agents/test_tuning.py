@@ -33,7 +33,7 @@ from agents.tuning import (
 from pacman import GameState
 from pacman.cli import main
 from pacman.game import run_game
-from pacman.layout import load_layout
+from pacman.layout import load_layout, shipped_layouts
 
 LEARNED = Path(__file__).resolve().parents[2] / "agents" / "weights" / "learned.json"
 
@@ -131,7 +131,7 @@ def test_weights_file_round_trip(tmp_path: Path) -> None:
     assert loaded == evaluation
     assert learned == {"method": "by hand"}
     assert resolve_evaluation(f"@{path}") == evaluation
-    assert resolve_evaluation(f"@{path}").__name__ == f"@{path}"  # type: ignore[union-attr]
+    assert resolve_evaluation(f"@{path}").__name__ == f"@{path}"
     # a minimal file: the settings take their defaults
     minimal = write(tmp_path / "m.json", {"format": 1, "features": {"score": 1}})
     assert resolve_evaluation(f"@{minimal}") == WeightedEvaluation({"score": 1.0})
@@ -260,3 +260,27 @@ def test_tune_mistakes_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_options_refuse_a_layout_in_both_sets() -> None:
     with pytest.raises(TuningError, match="openClassic is in both"):
         TuneOptions(train=("smallClassic", "openClassic"), held_out=("openClassic",))
+
+
+# --- the shipped `learned` evaluation -------------------------------------------------------
+
+
+def test_the_shipped_learned_evaluation() -> None:
+    """`learned` is its file, a valid evaluation, reported on shipped layouts it was not
+    fitted to."""
+    evaluation, learned = read_weights(LEARNED)
+    assert NAMED["learned"] == evaluation and resolve_evaluation("learned") is NAMED["learned"]
+    training, held_out = learned["training_layouts"], learned["held_out_layouts"]
+    assert len(held_out) >= 3 and not set(held_out) & set(training)
+    assert set(training) | set(held_out) <= set(shipped_layouts())
+    assert [row["layout"] for row in learned["report"]] == [*training, *held_out]
+    assert [row["set"] for row in learned["report"]] == (
+        ["train"] * len(training) + ["held-out"] * len(held_out))
+    assert learned["command"].startswith("pacman tune --train " + ",".join(training)
+                                         + " --held-out " + ",".join(held_out))
+    assert learned["command"].endswith("-o agents/weights/learned.json")
+    state = GameState.initial(load_layout("smallClassic"), 2)
+    assert math.isfinite(NAMED["learned"](state))
+    record = run_game(load_layout("testClassic"), AlphaBetaAgent(depth=2, evaluation="learned"),
+                      [DirectionalGhost(index=1)], seed=0, max_moves=100)
+    assert record.agents[0] == "AlphaBetaAgent depth=2 learned" and record.pacman_moves > 0
