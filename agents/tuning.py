@@ -84,13 +84,15 @@ def _sigmoid(z: Matrix) -> Matrix:
 
 def fit_logistic(x: Matrix, y: Sequence[float] | Matrix, names: Sequence[str],
                  l2: float = DEFAULT_L2, prior: Mapping[str, float] | None = None,
+                 offset: Sequence[float] | Matrix | None = None,
                  max_iterations: int = 100, tolerance: float = 1e-10) -> LogisticFit:
     """Fit `P(y=1) = sigmoid(b + w . x)` by Newton's method (IRLS), minimizing the mean
     log-loss plus `l2/2 * |w_std - prior_std|^2` (the intercept is not penalized).
 
     Columns are standardized (`(x - mean) / sd`) for the fit and the coefficients mapped back
     (`w = w_std / sd`); `prior` (coefficients in the features' own units, 0 by default) is
-    what the penalty pulls towards; a constant column gets weight 0. Raises TuningError when
+    what the penalty pulls towards; `offset` is added to every row's logit as it is (the part
+    of the value held fixed); a constant column gets weight 0. Raises TuningError when
     `y` holds one outcome only (nothing to learn) or there are no rows.
     """
     x = np.asarray(x, dtype=np.float64)
@@ -115,11 +117,12 @@ def fit_logistic(x: Matrix, y: Sequence[float] | Matrix, names: Sequence[str],
     centre = np.zeros(design.shape[1])
     if prior is not None:
         centre[1:] = np.array([prior.get(name, 0.0) for name in names])[used] * sd[used]
+    shift = np.zeros(count) if offset is None else np.asarray(offset, dtype=np.float64)
     beta = centre.copy()
     iterations = 0
     while iterations < max_iterations:
         iterations += 1
-        p = _sigmoid(design @ beta)
+        p = _sigmoid(shift + design @ beta)
         gradient = design.T @ (p - target) / count + penalty * (beta - centre)
         curvature = p * (1.0 - p) / count
         hessian = design.T @ (design * curvature[:, None]) + np.diag(penalty)
@@ -128,7 +131,7 @@ def fit_logistic(x: Matrix, y: Sequence[float] | Matrix, names: Sequence[str],
         beta = beta - step
         if float(np.max(np.abs(step))) < tolerance:
             break
-    p = np.clip(_sigmoid(design @ beta), 1e-15, 1 - 1e-15)
+    p = np.clip(_sigmoid(shift + design @ beta), 1e-15, 1 - 1e-15)
     loss = float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
     coefficients = np.zeros(width)
     coefficients[used] = beta[1:] / sd[used]
@@ -172,6 +175,12 @@ def learned_evaluation(weights: dict[str, float], radius: int = DEFAULT_RADIUS,
 
 # --- the tuning loop: play, fit, play again, report -----------------------------------------
 
+#: Features held at the playing weights, not fitted: the terms that steer a search towards
+#: a goal (the nearest dot, capsule, scared ghost) rather than say how good a position is. As
+#: predictors of a win they get the wrong sign (late in a won game the few dots left are far
+#: apart), which would send the search away from food (docs/tuning.md).
+FIXED = ("food", "capsule", "scared")
+
 #: What the learned weights are compared with in the report.
 BASELINE = "better"
 AGENT = "AlphaBetaAgent"
@@ -200,8 +209,15 @@ class TuneOptions:
     scale: float | None = None
     max_moves: int = 1000
     report_games: int | None = None  # default: `games`
+    fixed: tuple[str, ...] = FIXED
 
     def __post_init__(self) -> None:
+        unknown = [name for name in self.fixed if name not in FEATURES]
+        if unknown:
+            raise TuningError(f"unknown feature {unknown[0]!r} to hold fixed (features: "
+                              f"{', '.join(FEATURES)})")
+        if len(self.fixed) == len(FEATURES):
+            raise TuningError("every feature is held fixed: there is nothing to fit")
         both = [layout for layout in self.train if layout in self.held_out]
         if both:
             raise TuningError(f"layout {both[0]} is in both the training and the held-out "
@@ -338,10 +354,16 @@ def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
             points = 1.0 / logit_scale(values, outcomes)
         else:
             points = options.scale
-        prior = {name: weighted.weights.get(name, 0.0) / points for name in names} if (
-            weighted) else None
-        fit = fit_logistic(x, outcomes, names, l2=options.l2, prior=prior)
-        weights = evaluation_weights(fit, points)
+        playing = np.array([weighted.weights.get(name, 0.0) if weighted else 0.0
+                            for name in names])
+        free = [i for i, name in enumerate(names) if name not in options.fixed]
+        held = [i for i, name in enumerate(names) if name in options.fixed]
+        fit = fit_logistic(x[:, free], outcomes, [names[i] for i in free], l2=options.l2,
+                           prior={names[i]: playing[i] / points for i in free},
+                           offset=x[:, held] @ playing[held] / points)
+        fitted = evaluation_weights(fit, points)
+        weights = {name: fitted.get(name, rounded(float(playing[i])))
+                   for i, name in enumerate(names)}
         evaluation = learned_evaluation(weights, radius)
         rounds.append(Round(spec, games, wins, fit, weights, points))
         spec = evaluation.spec()
@@ -375,6 +397,7 @@ def learned_section(options: TuneOptions, result: TuneResult, command: str,
         "start": options.start, "baseline": options.baseline, "l2": options.l2,
         "scale": "fitted" if options.scale is None else options.scale,
         "max_moves": options.max_moves, "report_games": options.report_games or options.games,
+        "fixed": list(options.fixed),
         "fits": [{"round": number, "played_with": entry.played_with, "games": entry.games,
                   "wins": entry.wins, "positions": entry.fit.positions,
                   "log_loss": round(entry.fit.log_loss, 6), "iterations": entry.fit.iterations,

@@ -29,6 +29,16 @@ def _layouts(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _features(text: str) -> list[str]:
+    if text.strip() == "none":
+        return []
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected feature names separated by commas (or "
+                                         f"none), got {text!r}")
+    return list(dict.fromkeys(names))
+
+
 def add_parser(commands: Any) -> None:
     """The `tune` subcommand."""
     tune = commands.add_parser(
@@ -68,6 +78,9 @@ def add_parser(commands: Any) -> None:
                       metavar="POINTS",
                       help="points one logit is worth (default: fitted, the units of the "
                            "evaluation the games were played with)")
+    tune.add_argument("--fixed", type=_features, default=None, metavar="F1,F2",
+                      help="features held at the playing weights, not fitted (default "
+                           "food,capsule,scared; none: fit every feature)")
     tune.add_argument("--max-moves", type=positive_int, default=1000,
                       help="cap on Pacman moves per game, a capped game counts as not won "
                            "(default 1000)")
@@ -88,6 +101,8 @@ def _command(args: argparse.Namespace) -> str:
     for option in ("l2", "scale"):
         if getattr(args, option) is not None:
             words += [f"--{option}", f"{getattr(args, option):g}"]
+    if args.fixed is not None:
+        words += ["--fixed", ",".join(args.fixed) or "none"]
     words += ["--max-moves", str(args.max_moves), "--results", args.results, "-o", args.out]
     return shlex.join(words)
 
@@ -128,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
             depth=args.depth, ghost=args.ghost, seed=args.seed, jobs=args.jobs,
             results=args.results, rounds=args.rounds, start=args.start,
             baseline=args.baseline, l2=DEFAULT_L2 if args.l2 is None else args.l2,
-            scale=args.scale, max_moves=args.max_moves, report_games=args.report_games)
+            scale=args.scale, max_moves=args.max_moves, report_games=args.report_games,
+            **({} if args.fixed is None else {"fixed": tuple(args.fixed)}))
     except TuningError as error:
         raise UsageError(str(error)) from None
 

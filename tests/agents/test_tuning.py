@@ -91,6 +91,15 @@ def test_the_penalty_pulls_towards_the_prior() -> None:
     assert held.coefficients == pytest.approx({"a": -1.0, "b": 0.5}, abs=1e-3)
 
 
+def test_an_offset_is_held_fixed() -> None:
+    """A constant offset `c` on every logit moves only the intercept, by `-c`."""
+    x = np.array([[0.0]] * 4 + [[1.0]] * 4)
+    y = [1, 0, 0, 0, 1, 1, 1, 0]
+    fit = fit_logistic(x, y, ["x"], l2=0.0, offset=np.full(8, 0.7))
+    assert fit.intercept == pytest.approx(-math.log(3) - 0.7, abs=1e-9)
+    assert fit.coefficients["x"] == pytest.approx(2 * math.log(3), abs=1e-9)
+
+
 def test_one_outcome_only_is_an_error() -> None:
     with pytest.raises(TuningError, match="every game was won"):
         fit_logistic(np.ones((3, 1)) * [[1], [2], [3]], [1, 1, 1], ["x"])
@@ -227,6 +236,11 @@ def test_tune_is_deterministic_and_reports(tmp_path: Path, monkeypatch: pytest.M
                                   "--rounds 1 --start better --max-moves 200 --results "
                                   "tune.db -o weights.json")
     assert set(first["features"]) <= set(FEATURES)
+    # the features held fixed keep better's weights; the others are fitted
+    assert learned["fixed"] == ["food", "capsule", "scared"]
+    assert {name: first["features"][name] for name in learned["fixed"]} == {
+        "food": -1.5, "capsule": -1.0, "scared": 150.0}
+    assert first["features"]["trapped"] != 0.0  # not in better: the fit gave it a weight
     # the file is an evaluation any agent takes
     evaluation = resolve_evaluation("@weights.json")
     assert isinstance(evaluation, WeightedEvaluation)
@@ -245,6 +259,9 @@ def test_tune_is_deterministic_and_reports(tmp_path: Path, monkeypatch: pytest.M
     (["--held-out", "nosuchLayout"], "nosuchLayout"),
     (["--train", "a,,b"], "expected layout names separated by commas"),
     (["--scale", "0"], "expected a number > 0"),
+    (["--fixed", "speed"], "unknown feature 'speed' to hold fixed"),
+    (["--fixed", "score,food,food_left,ghost,capsule,capsules_left,scared,safe,trapped"],
+     "every feature is held fixed: there is nothing to fit"),
 ])
 def test_tune_mistakes_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str], extra: list[str],
