@@ -21,6 +21,15 @@ expectiminimax), with four enhancements, each of which can be switched off:
   is below it is evaluated instead of searched. This is an approximation: the value may differ
   from the plain search's.
 
+And one extension, off by default: **quiescence** (`quiescence=N`, with `live` and
+`quiet_moves`). A leaf that is *live* (`live(state)`: something decisive is about to happen,
+e.g. a ghost next to Pacman) is not evaluated where it stands: the search goes on for up to
+`N` more whole plies, over the moves `quiet_moves(state, agent, actions)` keeps (e.g. every
+move of Pacman and of the threatening ghosts, one move of the others), and evaluates a position
+as soon as it is quiet again (at the start of a ply) or the `N` plies are spent. A quiet leaf
+costs nothing extra. With `quiescence=0` the search is exactly the one above. A restricted
+chance layer gives its kept moves the model's probabilities, renormalised: an approximation.
+
 Leaves, node counts and root tie rules follow `agents.search`: a node is a leaf when it is won
 or lost, when agent 0 is to move after `depth` plies, or when its agent has no legal action;
 `nodes_generated` counts the root plus every `successor()` call, over all iterations.
@@ -53,6 +62,9 @@ whole plies from `state` can reach (Star1 prunes with them)."""
 MoveOrder = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 """`order(state, agent, actions)`: the actions in the order to search them (most promising
 first for MAX and MIN, most extreme first at chance nodes)."""
+
+Live = Callable[[Any], bool]
+"""`live(state)`: whether a leaf (agent 0 to move) must not be evaluated where it stands."""
 
 
 class _OutOfBudget(Exception):
@@ -155,6 +167,8 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
                      order: MoveOrder | None = None, bounds: Bounds | None = None,
                      prune: bool = True, chance: ChanceModel | None = None,
                      cutoff: float = 0.0, actions: ActionGenerator | None = None,
+                     quiescence: int = 0, live: Live | None = None,
+                     quiet_moves: MoveOrder | None = None,
                      clock: Callable[[], float] = _time.perf_counter) -> AnytimeDecision:
     """Deepen from 1 to `max_depth` plies until the time or node budget is spent.
 
@@ -162,10 +176,16 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     completed, whatever the budget; any later iteration that runs out is dropped. Without a
     `table`, none is used; `ordering=False` searches in legal order; `prune=False` or
     `bounds=None` turns Star1 off. The budget is looked at before a node's children are
-    generated, so a node budget may be passed by the children of one node.
+    generated, so a node budget may be passed by the children of one node. `quiescence`
+    (whole plies past a live leaf, 0 = off) needs `live`; `quiet_moves` (default: every move)
+    restricts the moves searched there.
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive integer (plies), got {max_depth!r}")
+    if isinstance(quiescence, bool) or not isinstance(quiescence, int) or quiescence < 0:
+        raise ValueError(f"quiescence must be a whole number of plies >= 0, got {quiescence!r}")
+    if quiescence and live is None:
+        raise ValueError("quiescence needs live(state): which leaves are not quiet")
     legal: ActionGenerator = actions or _legal_actions
     codes = _kind_codes(kinds or [MAX] + [MIN] * (state.num_agents - 1), state.num_agents)
     if state.is_win() or state.is_lose():
@@ -177,6 +197,9 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     deadline = None if time_limit is None else started + time_limit
     search = _Iteration(state, evaluate, codes, legal, table, ordering, order,
                         bounds if prune else None, chance, cutoff)
+    if quiescence:
+        assert live is not None
+        search.quiescence, search.live, search.quiet_moves = quiescence, live, quiet_moves
     if len(root_actions) == 1:
         return AnytimeDecision(root_actions[0], float("nan"), 0, 1, tuple(root_actions), (),
                                "single")
@@ -215,6 +238,9 @@ class _Iteration:
         self.state, self.evaluate, self.kinds, self.legal = state, evaluate, kinds, legal
         self.table, self.ordering, self.order = table, ordering, order
         self.bounds, self.chance, self.cutoff = bounds, chance, cutoff
+        self.quiescence = 0
+        self.live: Live | None = None
+        self.quiet_moves: MoveOrder | None = None
         self.generated = 0
         self.horizon = False
 
@@ -233,10 +259,65 @@ class _Iteration:
         checkpoint = budget.next_check(generated)
         horizon = False
 
-        def leaf(c: Any) -> float:
+        qdepth, live, quiet_moves = self.quiescence, self.live, self.quiet_moves
+
+        def leaf(c: Any, alpha: float, beta: float) -> float:
+            # a child at the depth limit; with quiescence, searched on while it is live
+            # (inside the parent's window: a value past it is a bound, as a node's is)
             nonlocal horizon
             horizon = True
+            if qdepth and live is not None and live(c):
+                return quiet(c, 0, qdepth, alpha, beta)
             return evaluate(c)
+
+        def quiet(s: Any, agent: int, q: int, alpha: float, beta: float) -> float:
+            # quiescence: `s` is live or inside a live ply; `q` whole plies left of it
+            nonlocal generated, checkpoint
+            if generated >= checkpoint:
+                budget.check(generated)
+                checkpoint = budget.next_check(generated)
+            everything = s.legal_actions(agent) if own_legal else legal(s, agent)
+            if not everything:
+                return evaluate(s)
+            acts = everything if quiet_moves is None else (
+                quiet_moves(s, agent, everything) or everything)
+            nxt, nq = (0, q - 1) if agent == last else (agent + 1, q)
+            kind = kinds[agent]
+            values = []
+            v = -_INF if kind == MAX else _INF
+            for a in acts:
+                c = s.successor(agent, a)
+                generated += 1
+                if c.is_win() or c.is_lose():
+                    cv = evaluate(c)
+                elif nxt == 0 and (nq == 0 or live is None or not live(c)):
+                    cv = evaluate(c)  # the ply is over: quiet again, or no plies left
+                elif kind == CHANCE:  # an expectation: no window passes through it
+                    cv = quiet(c, nxt, nq, -_INF, _INF)
+                else:
+                    cv = quiet(c, nxt, nq, alpha, beta)
+                if kind == MAX:
+                    v = max(v, cv)
+                    if v > beta:
+                        return v
+                    alpha = max(alpha, v)
+                elif kind == MIN:
+                    v = min(v, cv)
+                    if v < alpha:
+                        return v
+                    beta = min(beta, v)
+                else:
+                    values.append(cv)
+            if kind != CHANCE:
+                return v
+            if chance is None:
+                return sum(values) / len(values)
+            by_action = dict(zip(everything, chance(s, agent, everything), strict=True))
+            weights = [float(by_action[a]) for a in acts]
+            total = sum(weights)
+            if total <= 0:
+                return sum(values) / len(values)
+            return sum(w * cv for w, cv in zip(weights, values, strict=True)) / total
 
         def node(s: Any, agent: int, d: int, alpha: float, beta: float, prob: float) -> float:
             # `s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
@@ -272,7 +353,7 @@ class _Iteration:
                 if c.is_win() or c.is_lose():
                     v = evaluate(c)
                 elif nd == 0:
-                    v = leaf(c)
+                    v = leaf(c, alpha, beta)
                 else:
                     v = node(c, nxt, nd, alpha, beta, prob)
                 if cached:
@@ -297,7 +378,7 @@ class _Iteration:
                     if c.is_win() or c.is_lose():
                         cv = evaluate(c)
                     elif nd == 0:
-                        cv = leaf(c)
+                        cv = leaf(c, alpha, beta)
                     else:
                         cv = node(c, nxt, nd, alpha, beta, prob)
                     if cv > v:
@@ -316,7 +397,7 @@ class _Iteration:
                     if c.is_win() or c.is_lose():
                         cv = evaluate(c)
                     elif nd == 0:
-                        cv = leaf(c)
+                        cv = leaf(c, alpha, beta)
                     else:
                         cv = node(c, nxt, nd, alpha, beta, prob)
                     if cv < v:
@@ -357,7 +438,7 @@ class _Iteration:
                 if c.is_win() or c.is_lose():
                     cv = evaluate(c)
                 elif nd == 0:
-                    cv = leaf(c)
+                    cv = leaf(c, -_INF, _INF)
                 elif cutoff and prob * p < cutoff:
                     cv = evaluate(c)
                 elif not prune or p <= 0.0:
@@ -405,7 +486,7 @@ class _Iteration:
                 if c.is_win() or c.is_lose():
                     value = evaluate(c)
                 elif single and depth == 1:
-                    value = leaf(c)
+                    value = leaf(c, alpha, _INF)
                 elif single:
                     value = node(c, 0, depth - 1, alpha, _INF, 1.0)
                 else:

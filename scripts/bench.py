@@ -366,6 +366,45 @@ def bench_anytime(repeat: int) -> dict[str, Any]:
     return figures
 
 
+def bench_quiescence(repeat: int) -> dict[str, Any]:
+    """Quiescence's cost, from the 20 mid-game mediumClassic positions of `anytime` (`better`,
+    table and ordering on, a new table per position): nodes to complete depths 4 and 6 with
+    `quiescence` 0 and 2, how many positions change their move, and the depth completed in
+    0.1 s with and without it."""
+    import statistics
+
+    from agents.anytime import TranspositionTable, iterative_search
+    from agents.evaluation import NAMED
+    from agents.pacman_agents import _ghosts_closing_in_first as order
+    from agents.pacman_agents import live_position, quiet_moves
+
+    better = NAMED["better"]
+    states = [position for _, position in midgame_pairs(20, seed=10)]
+
+    def run(state: GameState, q: int, **budget: Any) -> Any:
+        return iterative_search(state, better, table=TranspositionTable(), order=order,
+                                quiescence=q, live=live_position if q else None,
+                                quiet_moves=quiet_moves, **budget)
+
+    figures: dict[str, Any] = {}
+    for depth in (4, 6):
+        plain = [run(state, 0, max_depth=depth) for state in states]
+        quiet = [run(state, 2, max_depth=depth) for state in states]
+        plain_nodes = sum(d.nodes_generated for d in plain)
+        quiet_nodes = sum(d.nodes_generated for d in quiet)
+        figures[f"d{depth}_plain_nodes"] = plain_nodes / len(states)
+        figures[f"d{depth}_q2_nodes"] = quiet_nodes / len(states)
+        figures[f"d{depth}_q2_node_ratio"] = quiet_nodes / plain_nodes
+        figures[f"d{depth}_moves_changed"] = sum(p.action != q.action
+                                                  for p, q in zip(plain, quiet, strict=True))
+    for q in (0, 2):
+        depths = [run(state, q, time_limit=0.1).depth for state in states]
+        figures[f"q{q}_depth_in_0.1s_min"] = min(depths)
+        figures[f"q{q}_depth_in_0.1s_median"] = statistics.median(depths)
+        figures[f"q{q}_depth_in_0.1s_max"] = max(depths)
+    return figures
+
+
 def bench_env(repeat: int, steps: int = 20_000) -> dict[str, Any]:
     """Gymnasium env steps/s (one step: Pacman's move and the ghosts' replies) with random legal
     actions read from `info["action_mask"]`, mediumClassic against two random ghosts: one env in
@@ -431,6 +470,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "big": lambda a: bench_big(a.repeat),
     "anytime": lambda a: bench_anytime(a.repeat),
     "env": lambda a: bench_env(a.repeat),
+    "quiescence": lambda a: bench_quiescence(a.repeat),
 }
 
 

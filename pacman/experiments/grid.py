@@ -155,6 +155,12 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, 
     if observing & set(spec.settings_dict()):
         spec = AgentSpec.of(spec.name, {k: v for k, v in spec.settings_dict().items()
                                         if k not in observing})
+    # settings a class gained after results were stored stay out of the key at the value
+    # that plays as before (`late_settings`), so stored games and their seeds stay valid
+    late: dict[str, Any] = dict(getattr(cls, "late_settings", {}))
+    if any(late.get(k, object()) == v for k, v in spec.settings):
+        spec = AgentSpec.of(spec.name, {k: v for k, v in spec.settings_dict().items()
+                                        if not (k in late and late[k] == v)})
     try:
         agent = make_agent(name, role, spec.settings_dict(), index=index)
     except RegistryError:
@@ -170,6 +176,7 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, 
     for parameter in parameters:
         default = parameter.default
         if parameter.name != "index" and parameter.name not in observing and (
+                parameter.name not in late) and (
                 default is None or isinstance(default, (bool, int, float, str))):
             settings[parameter.name] = default
     settings.update(spec.settings)

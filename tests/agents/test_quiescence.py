@@ -1,0 +1,120 @@
+"""Quiescence: a live leaf (a ghost about to strike) is searched on until it is quiet.
+
+Off, nothing changes (same decisions, same node counts); on, a quiet position costs no extra
+node, and a position whose danger lies one step past the horizon is no longer walked into.
+"""
+
+from __future__ import annotations
+
+import pytest
+from positions import random_positions
+
+from agents.anytime import CHANCE, MAX, MIN, iterative_search
+from agents.evaluation import NAMED
+from agents.pacman_agents import (
+    IterativeAlphaBetaAgent,
+    IterativeExpectimaxAgent,
+    live_position,
+    quiet_moves,
+)
+from pacman import GameState, load_layout, parse_layout
+from pacman.experiments import AgentSpec, GameConfig, resolve_config
+from pacman.rules import EAST, NORTH
+
+# Pacman (P) beside the ghost (G) at the foot of a T-shaped dead end with a dot at its top.
+# Going North for the dot looks good one ply ahead; two plies later the ghost has closed the
+# only way out. East, along the corridor that leads down and around, is safe.
+TRAP = parse_layout("""
+%%%%%%%%%
+%   .   %
+%%%% %%%%
+%  GP   %
+% %%%%% %
+% % . % %
+%%%%%%%%%
+""", name="trap")
+FOOD = NAMED["food"]
+
+
+def minimax_value(state: GameState, agent: int, plies: int) -> float:
+    """The plain minimax value of `state`, `agent` to move, `plies` whole plies left."""
+    if state.is_win() or state.is_lose() or (agent == 0 and plies == 0):
+        return FOOD(state)
+    following = (agent + 1) % state.num_agents
+    left = plies - 1 if following == 0 else plies
+    values = [minimax_value(state.successor(agent, a), following, left)
+              for a in state.legal_actions(agent)]
+    return max(values) if agent == 0 else min(values)
+
+
+def search(state: GameState, depth: int, quiescence: int = 0, kinds: list[str] | None = None
+           ) -> object:
+    return iterative_search(state, FOOD, max_depth=depth, kinds=kinds, quiescence=quiescence,
+                            live=live_position if quiescence else None, quiet_moves=quiet_moves)
+
+
+def test_the_plain_search_walks_into_the_trap_and_the_quiescent_one_does_not() -> None:
+    state = GameState.initial(TRAP)
+    assert live_position(state)
+    plain = iterative_search(state, FOOD, max_depth=1)
+    quiet = search(state, 1, quiescence=2)
+    assert plain.action is NORTH and quiet.action is EAST
+    # the truth, three plies deep: North is lost, East is not
+    assert minimax_value(state.successor(0, NORTH), 1, 3) == -1_000_502.0  # caught
+    assert minimax_value(state.successor(0, EAST), 1, 3) == -30.5
+    assert (plain.nodes_generated, quiet.nodes_generated) == (11, 28)
+
+
+def test_a_quiet_position_costs_no_extra_node() -> None:
+    state = GameState.initial(load_layout("mediumClassic"))  # ghosts far away, in their box
+    for depth in (1, 2):
+        plain = iterative_search(state, FOOD, max_depth=depth)
+        quiet = search(state, depth, quiescence=2)
+        assert (quiet.action, quiet.value, quiet.nodes_generated) == (
+            plain.action, plain.value, plain.nodes_generated)
+
+
+@pytest.mark.parametrize("kind", [MIN, CHANCE])
+@pytest.mark.parametrize("index", range(8))
+def test_quiescence_zero_is_the_search_without_it(kind: str, index: int) -> None:
+    state = random_positions("smallClassic", 8, seed=11)[index]
+    kinds = [MAX] + [kind] * (state.num_agents - 1)
+    plain = iterative_search(state, FOOD, max_depth=2, kinds=kinds)
+    off = iterative_search(state, FOOD, max_depth=2, kinds=kinds, quiescence=0,
+                           live=live_position, quiet_moves=quiet_moves)
+    assert (off.action, off.value, off.nodes_generated, off.iterations) == (
+        plain.action, plain.value, plain.nodes_generated, plain.iterations)
+
+
+def test_quiescence_searches_chance_layers_too() -> None:
+    state = GameState.initial(TRAP)
+    kinds = [MAX, CHANCE]
+    plain = search(state, 1, kinds=kinds)
+    quiet = search(state, 1, quiescence=2, kinds=kinds)
+    assert quiet.nodes_generated > plain.nodes_generated
+    assert quiet.action is not NORTH  # the uniform ghost follows into the dead end often enough
+
+
+def test_the_agents_setting() -> None:
+    agent = IterativeAlphaBetaAgent(quiescence=2, nodes=2000, evaluation="food")
+    assert "quiescence=2" in agent.describe()
+    assert "quiescence" not in IterativeAlphaBetaAgent().describe()
+    assert agent.get_action(GameState.initial(TRAP)) is EAST
+    assert IterativeExpectimaxAgent(quiescence=1).quiescence == 1
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="quiescence must be a whole number of plies"):
+            IterativeAlphaBetaAgent(quiescence=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="quiescence needs live"):
+        iterative_search(GameState.initial(TRAP), FOOD, quiescence=1)
+
+
+def test_batches_keep_their_keys_and_seeds_when_quiescence_is_off() -> None:
+    """`quiescence` is a late setting: at 0 it stays out of the configuration key."""
+    base = GameConfig(AgentSpec("IterativeAlphaBetaAgent"), layout="smallClassic")
+    zero = GameConfig(AgentSpec.of("IterativeAlphaBetaAgent", {"quiescence": 0}),
+                      layout="smallClassic")
+    two = GameConfig(AgentSpec.of("IterativeAlphaBetaAgent", {"quiescence": 2}),
+                     layout="smallClassic")
+    assert resolve_config(base).config.key() == resolve_config(zero).config.key()
+    assert '"quiescence"' not in resolve_config(base).config.key()
+    assert '"quiescence":2' in resolve_config(two).config.key()
