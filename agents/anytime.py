@@ -30,6 +30,11 @@ as soon as it is quiet again (at the start of a ply) or the `N` plies are spent.
 costs nothing extra. With `quiescence=0` the search is exactly the one above. A restricted
 chance layer gives its kept moves the model's probabilities, renormalised: an approximation.
 
+And **forward pruning** (`forward=k`, off by default): at a MAX or MIN node with more than one
+ply left, each child is generated and evaluated, and only the `k` best are searched (best
+first). It is approximate by design: a move that looks bad one step ahead and wins later (a
+detour, a sacrifice) is never searched. The evaluations count as generated nodes.
+
 Leaves, node counts and root tie rules follow `agents.search`: a node is a leaf when it is won
 or lost, when agent 0 is to move after `depth` plies, or when its agent has no legal action;
 `nodes_generated` counts the root plus every `successor()` call, over all iterations.
@@ -168,7 +173,7 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
                      prune: bool = True, chance: ChanceModel | None = None,
                      cutoff: float = 0.0, actions: ActionGenerator | None = None,
                      quiescence: int = 0, live: Live | None = None,
-                     quiet_moves: MoveOrder | None = None,
+                     quiet_moves: MoveOrder | None = None, forward: int = 0,
                      clock: Callable[[], float] = _time.perf_counter) -> AnytimeDecision:
     """Deepen from 1 to `max_depth` plies until the time or node budget is spent.
 
@@ -178,7 +183,8 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     `bounds=None` turns Star1 off. The budget is looked at before a node's children are
     generated, so a node budget may be passed by the children of one node. `quiescence`
     (whole plies past a live leaf, 0 = off) needs `live`; `quiet_moves` (default: every move)
-    restricts the moves searched there.
+    restricts the moves searched there. `forward=k` (0 = off) keeps the `k` best moves of
+    each MAX and MIN node with more than one ply left, by their children's evaluations.
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive integer (plies), got {max_depth!r}")
@@ -186,6 +192,8 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
         raise ValueError(f"quiescence must be a whole number of plies >= 0, got {quiescence!r}")
     if quiescence and live is None:
         raise ValueError("quiescence needs live(state): which leaves are not quiet")
+    if isinstance(forward, bool) or not isinstance(forward, int) or forward < 0:
+        raise ValueError(f"forward must be a whole number of moves >= 0, got {forward!r}")
     legal: ActionGenerator = actions or _legal_actions
     codes = _kind_codes(kinds or [MAX] + [MIN] * (state.num_agents - 1), state.num_agents)
     if state.is_win() or state.is_lose():
@@ -200,6 +208,7 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     if quiescence:
         assert live is not None
         search.quiescence, search.live, search.quiet_moves = quiescence, live, quiet_moves
+    search.forward = forward
     if len(root_actions) == 1:
         return AnytimeDecision(root_actions[0], float("nan"), 0, 1, tuple(root_actions), (),
                                "single")
@@ -238,7 +247,7 @@ class _Iteration:
         self.state, self.evaluate, self.kinds, self.legal = state, evaluate, kinds, legal
         self.table, self.ordering, self.order = table, ordering, order
         self.bounds, self.chance, self.cutoff = bounds, chance, cutoff
-        self.quiescence = 0
+        self.quiescence = self.forward = 0
         self.live: Live | None = None
         self.quiet_moves: MoveOrder | None = None
         self.generated = 0
@@ -260,6 +269,17 @@ class _Iteration:
         horizon = False
 
         qdepth, live, quiet_moves = self.quiescence, self.live, self.quiet_moves
+        forward = self.forward
+
+        def keep_best(s: Any, agent: int, acts: Sequence[Any], maximising: bool) -> list[Any]:
+            # forward pruning: the `forward` moves whose children evaluate best, best first
+            nonlocal generated
+            scored: list[tuple[float, int, Any]] = []
+            for a in acts:
+                generated += 1
+                scored.append((evaluate(s.successor(agent, a)), len(scored), a))
+            scored.sort(key=lambda item: (-item[0] if maximising else item[0], item[1]))
+            return [a for _, _, a in scored[:forward]]
 
         def leaf(c: Any, alpha: float, beta: float) -> float:
             # a child at the depth limit; with quiescence, searched on while it is live
@@ -367,6 +387,8 @@ class _Iteration:
                 acts = ordered
                 if move is not None and acts[0] != move:
                     acts = [move, *(a for a in acts if a != move)]
+            if forward and d > 1 and len(acts) > forward:
+                acts = keep_best(s, agent, acts, kind == MAX)
             succ = s.successor
             best = None
             if kind == MAX:

@@ -211,16 +211,18 @@ def _switch(name: str, setting: str, value: object) -> bool:
 class _AnytimeAgent(SearchAgent):
     """Iterative deepening under a time or node budget, with a transposition table kept
     across moves and move ordering (see `agents.anytime`). `quiescence=N` searches up to N
-    more plies past a live leaf (`live_position`, over `quiet_moves`); 0 is off."""
+    more plies past a live leaf (`live_position`, over `quiet_moves`); `forward=k` keeps the k
+    best moves of a node by their children's evaluations (approximate); 0 is off for both."""
 
     #: settings added after results were stored: at these values they play as before, so
     #: they stay out of a batch configuration's key (and its seeds do not move)
-    late_settings: ClassVar[dict[str, object]] = {"quiescence": 0}
+    late_settings: ClassVar[dict[str, object]] = {"quiescence": 0, "forward": 0}
 
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
                  evaluation: str | Evaluation = "wary", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
-                 delay_loss: bool = True, quiescence: int = 0, index: int = 0) -> None:
+                 delay_loss: bool = True, quiescence: int = 0, forward: int = 0,
+                 index: int = 0) -> None:
         super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
                          tie_break=tie_break, index=index)
         name = type(self).__name__
@@ -235,6 +237,10 @@ class _AnytimeAgent(SearchAgent):
             raise ValueError(f"{name}: quiescence must be a whole number of plies >= 0, got "
                              f"{quiescence!r}")
         self.quiescence = quiescence
+        if isinstance(forward, bool) or not isinstance(forward, int) or forward < 0:
+            raise ValueError(f"{name}: forward must be a whole number of moves >= 0, got "
+                             f"{forward!r}")
+        self.forward = forward
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
@@ -245,6 +251,8 @@ class _AnytimeAgent(SearchAgent):
                   if not getattr(self, flag)]
         if self.quiescence:
             parts.append(f"quiescence={self.quiescence}")
+        if self.forward:
+            parts.append(f"forward={self.forward}")
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:
@@ -264,7 +272,7 @@ class _AnytimeAgent(SearchAgent):
             time_limit=self.time or None, node_limit=self.nodes or None, table=self.table,
             ordering=self.ordering, order=_ghosts_closing_in_first, actions=self._actions,
             quiescence=self.quiescence, live=live_position if self.quiescence else None,
-            quiet_moves=quiet_moves, **self._options())
+            quiet_moves=quiet_moves, forward=self.forward, **self._options())
         if self.delay_loss and decision.value <= HOPELESS:
             # Every move loses if the ghosts play perfectly: play the best move of the
             # deepest iteration that still saw a way out, which puts the loss off the
@@ -293,10 +301,12 @@ class IterativeExpectimaxAgent(_AnytimeAgent):
                  evaluation: str | Evaluation = "wary", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, prune: bool = True, cutoff: float = 0.0,
-                 ghost_model: str = "uniform", quiescence: int = 0, index: int = 0) -> None:
+                 ghost_model: str = "uniform", quiescence: int = 0, forward: int = 0,
+                 index: int = 0) -> None:
         super().__init__(depth=depth, time=time, nodes=nodes, evaluation=evaluation,
                          allow_stop=allow_stop, tie_break=tie_break, tt=tt, ordering=ordering,
-                         delay_loss=delay_loss, quiescence=quiescence, index=index)
+                         delay_loss=delay_loss, quiescence=quiescence, forward=forward,
+                         index=index)
         name = type(self).__name__
         if ghost_model not in GHOST_MODELS:
             raise ValueError(f"{name}: unknown ghost_model {ghost_model!r} "

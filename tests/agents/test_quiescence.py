@@ -19,7 +19,7 @@ from agents.pacman_agents import (
 )
 from pacman import GameState, load_layout, parse_layout
 from pacman.experiments import AgentSpec, GameConfig, resolve_config
-from pacman.rules import EAST, NORTH
+from pacman.rules import EAST, NORTH, WEST
 
 # Pacman (P) beside the ghost (G) at the foot of a T-shaped dead end with a dot at its top.
 # Going North for the dot looks good one ply ahead; two plies later the ghost has closed the
@@ -118,3 +118,49 @@ def test_batches_keep_their_keys_and_seeds_when_quiescence_is_off() -> None:
     assert resolve_config(base).config.key() == resolve_config(zero).config.key()
     assert '"quiescence"' not in resolve_config(base).config.key()
     assert '"quiescence":2' in resolve_config(two).config.key()
+
+
+# ------------------------------------------------------------------ forward pruning
+# Pacman (P) on the top corridor, the ghost (G) in the gap below it, a dot to the east. East,
+# towards the dot, is what one step of evaluation likes best; the only safe line is the
+# detour West. Forward pruning to one move per node never searches it.
+DETOUR = parse_layout("""
+%%%%%%%%%%%
+%   P   . %
+% %%%G%%% %
+% %     % %
+% % %%% % %
+%.      . %
+%%%%%%%%%%%
+""", name="detour")
+
+
+def test_forward_pruning_misses_the_detour_the_full_search_finds() -> None:
+    state = GameState.initial(DETOUR)
+    full = iterative_search(state, FOOD, max_depth=3)
+    pruned = iterative_search(state, FOOD, max_depth=3, forward=1)
+    assert (full.action, full.value, full.nodes_generated) == (WEST, -39.0, 157)
+    assert (pruned.action, pruned.value, pruned.nodes_generated) == (EAST, -1_000_501.0, 63)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_forward_zero_is_the_search_without_it_and_k_cuts_nodes(index: int) -> None:
+    state = random_positions("mediumClassic", 6, seed=5)[index]
+    plain = iterative_search(state, FOOD, max_depth=3)
+    off = iterative_search(state, FOOD, max_depth=3, forward=0)
+    assert (off.action, off.value, off.nodes_generated) == (
+        plain.action, plain.value, plain.nodes_generated)
+    assert iterative_search(state, FOOD, max_depth=3, forward=1).nodes_generated < (
+        plain.nodes_generated)
+
+
+def test_the_forward_setting() -> None:
+    agent = IterativeAlphaBetaAgent(forward=2, nodes=500)
+    assert "forward=2" in agent.describe() and agent.forward == 2
+    for bad in (-1, 2.5, False):
+        with pytest.raises(ValueError, match="forward must be a whole number of moves"):
+            IterativeAlphaBetaAgent(forward=bad)  # type: ignore[arg-type]
+    base = GameConfig(AgentSpec("IterativeExpectimaxAgent"), layout="smallClassic")
+    zero = GameConfig(AgentSpec.of("IterativeExpectimaxAgent", {"forward": 0}),
+                      layout="smallClassic")
+    assert resolve_config(base).config.key() == resolve_config(zero).config.key()
