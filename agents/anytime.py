@@ -35,6 +35,13 @@ ply left, each child is generated and evaluated, and only the `k` best are searc
 first). It is approximate by design: a move that looks bad one step ahead and wins later (a
 detour, a sacrifice) is never searched. The evaluations count as generated nodes.
 
+And **singular extensions** (`singular=margin`, off by default): at a MAX node each child is
+generated and evaluated (a search of depth 0); when one child beats every other by at least
+`margin`, that move is searched one ply deeper than the rest, at most `SINGULAR_CAP` times on
+one path. The one clearly best move is where a surprise past the horizon costs most. The table
+keeps the extended values under the unextended depth, so with extensions on, the root value
+is no longer the plain search's at that depth.
+
 Leaves, node counts and root tie rules follow `agents.search`: a node is a leaf when it is won
 or lost, when agent 0 is to move after `depth` plies, or when its agent has no legal action;
 `nodes_generated` counts the root plus every `successor()` call, over all iterations.
@@ -59,6 +66,7 @@ MAX, MIN, CHANCE = "max", "min", "chance"
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = float("inf")
 _CHECK_EVERY = 512  # nodes between two looks at the clock
+SINGULAR_CAP = 2  # singular extensions on one path, at most
 
 Bounds = Callable[[Any, int], tuple[float, float]]
 """`bounds(state, plies)`: lower and upper bounds on the value of every leaf a search of `plies`
@@ -174,6 +182,7 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
                      cutoff: float = 0.0, actions: ActionGenerator | None = None,
                      quiescence: int = 0, live: Live | None = None,
                      quiet_moves: MoveOrder | None = None, forward: int = 0,
+                     singular: float = 0.0,
                      clock: Callable[[], float] = _time.perf_counter) -> AnytimeDecision:
     """Deepen from 1 to `max_depth` plies until the time or node budget is spent.
 
@@ -185,6 +194,7 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     (whole plies past a live leaf, 0 = off) needs `live`; `quiet_moves` (default: every move)
     restricts the moves searched there. `forward=k` (0 = off) keeps the `k` best moves of
     each MAX and MIN node with more than one ply left, by their children's evaluations.
+    `singular=margin` (0 = off) extends a MAX node's singular move by one ply.
     """
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive integer (plies), got {max_depth!r}")
@@ -194,6 +204,9 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
         raise ValueError("quiescence needs live(state): which leaves are not quiet")
     if isinstance(forward, bool) or not isinstance(forward, int) or forward < 0:
         raise ValueError(f"forward must be a whole number of moves >= 0, got {forward!r}")
+    if isinstance(singular, bool) or not isinstance(singular, (int, float)) or not (
+            0 <= singular < _INF):
+        raise ValueError(f"singular must be a margin >= 0, got {singular!r}")
     legal: ActionGenerator = actions or _legal_actions
     codes = _kind_codes(kinds or [MAX] + [MIN] * (state.num_agents - 1), state.num_agents)
     if state.is_win() or state.is_lose():
@@ -208,7 +221,7 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
     if quiescence:
         assert live is not None
         search.quiescence, search.live, search.quiet_moves = quiescence, live, quiet_moves
-    search.forward = forward
+    search.forward, search.singular = forward, float(singular)
     if len(root_actions) == 1:
         return AnytimeDecision(root_actions[0], float("nan"), 0, 1, tuple(root_actions), (),
                                "single")
@@ -248,6 +261,7 @@ class _Iteration:
         self.table, self.ordering, self.order = table, ordering, order
         self.bounds, self.chance, self.cutoff = bounds, chance, cutoff
         self.quiescence = self.forward = 0
+        self.singular = 0.0
         self.live: Live | None = None
         self.quiet_moves: MoveOrder | None = None
         self.generated = 0
@@ -269,7 +283,21 @@ class _Iteration:
         horizon = False
 
         qdepth, live, quiet_moves = self.quiescence, self.live, self.quiet_moves
-        forward = self.forward
+        forward, singular = self.forward, self.singular
+        extended = 0  # singular extensions on the path to the node being searched
+
+        def singular_move(s: Any, agent: int, acts: Sequence[Any]) -> Any:
+            # the move whose child evaluates better than every other's by `singular`, if one
+            # does (a search of depth 0: each child generated and evaluated), else None
+            nonlocal generated
+            if len(acts) < 2:
+                return None
+            scored = []
+            for a in acts:
+                generated += 1
+                scored.append((evaluate(s.successor(agent, a)), a))
+            scored.sort(key=lambda item: -item[0])
+            return scored[0][1] if scored[0][0] - scored[1][0] >= singular else None
 
         def keep_best(s: Any, agent: int, acts: Sequence[Any], maximising: bool) -> list[Any]:
             # forward pruning: the `forward` moves whose children evaluate best, best first
@@ -341,7 +369,7 @@ class _Iteration:
 
         def node(s: Any, agent: int, d: int, alpha: float, beta: float, prob: float) -> float:
             # `s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
-            nonlocal generated, checkpoint, horizon
+            nonlocal generated, checkpoint, horizon, extended
             if generated >= checkpoint:
                 budget.check(generated)
                 checkpoint = budget.next_check(generated)
@@ -394,11 +422,19 @@ class _Iteration:
             if kind == MAX:
                 v = -_INF
                 a0 = alpha
+                lone = (singular_move(s, agent, acts) if singular and extended < SINGULAR_CAP
+                        else None)
                 for a in acts:
                     c = succ(agent, a)
                     generated += 1
                     if c.is_win() or c.is_lose():
                         cv = evaluate(c)
+                    elif a is lone:  # the singular move: one ply more on this path
+                        extended += 1
+                        try:
+                            cv = node(c, nxt, nd + 1, alpha, beta, prob)
+                        finally:
+                            extended -= 1
                     elif nd == 0:
                         cv = leaf(c, alpha, beta)
                     else:

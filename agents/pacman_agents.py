@@ -212,17 +212,19 @@ class _AnytimeAgent(SearchAgent):
     """Iterative deepening under a time or node budget, with a transposition table kept
     across moves and move ordering (see `agents.anytime`). `quiescence=N` searches up to N
     more plies past a live leaf (`live_position`, over `quiet_moves`); `forward=k` keeps the k
-    best moves of a node by their children's evaluations (approximate); 0 is off for both."""
+    best moves of a node by their children's evaluations (approximate); `singular=margin`
+    searches a clearly best Pacman move one ply deeper; 0 is off for all three."""
 
     #: settings added after results were stored: at these values they play as before, so
     #: they stay out of a batch configuration's key (and its seeds do not move)
-    late_settings: ClassVar[dict[str, object]] = {"quiescence": 0, "forward": 0}
+    late_settings: ClassVar[dict[str, object]] = {"quiescence": 0, "forward": 0,
+                                                  "singular": 0.0}
 
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
                  evaluation: str | Evaluation = "wary", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, quiescence: int = 0, forward: int = 0,
-                 index: int = 0) -> None:
+                 singular: float = 0.0, index: int = 0) -> None:
         super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
                          tie_break=tie_break, index=index)
         name = type(self).__name__
@@ -241,6 +243,7 @@ class _AnytimeAgent(SearchAgent):
             raise ValueError(f"{name}: forward must be a whole number of moves >= 0, got "
                              f"{forward!r}")
         self.forward = forward
+        self.singular = _non_negative_number(name, "singular", singular)
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
@@ -253,6 +256,8 @@ class _AnytimeAgent(SearchAgent):
             parts.append(f"quiescence={self.quiescence}")
         if self.forward:
             parts.append(f"forward={self.forward}")
+        if self.singular:
+            parts.append(f"singular={self.singular:g}")
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:
@@ -272,7 +277,8 @@ class _AnytimeAgent(SearchAgent):
             time_limit=self.time or None, node_limit=self.nodes or None, table=self.table,
             ordering=self.ordering, order=_ghosts_closing_in_first, actions=self._actions,
             quiescence=self.quiescence, live=live_position if self.quiescence else None,
-            quiet_moves=quiet_moves, forward=self.forward, **self._options())
+            quiet_moves=quiet_moves, forward=self.forward, singular=self.singular,
+            **self._options())
         if self.delay_loss and decision.value <= HOPELESS:
             # Every move loses if the ghosts play perfectly: play the best move of the
             # deepest iteration that still saw a way out, which puts the loss off the
@@ -302,11 +308,11 @@ class IterativeExpectimaxAgent(_AnytimeAgent):
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, prune: bool = True, cutoff: float = 0.0,
                  ghost_model: str = "uniform", quiescence: int = 0, forward: int = 0,
-                 index: int = 0) -> None:
+                 singular: float = 0.0, index: int = 0) -> None:
         super().__init__(depth=depth, time=time, nodes=nodes, evaluation=evaluation,
                          allow_stop=allow_stop, tie_break=tie_break, tt=tt, ordering=ordering,
                          delay_loss=delay_loss, quiescence=quiescence, forward=forward,
-                         index=index)
+                         singular=singular, index=index)
         name = type(self).__name__
         if ghost_model not in GHOST_MODELS:
             raise ValueError(f"{name}: unknown ghost_model {ghost_model!r} "

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 from positions import random_positions
+from test_anytime import Node, Tree
 
-from agents.anytime import CHANCE, MAX, MIN, iterative_search
+from agents.anytime import CHANCE, MAX, MIN, SINGULAR_CAP, iterative_search
 from agents.evaluation import NAMED
 from agents.pacman_agents import (
     IterativeAlphaBetaAgent,
@@ -164,3 +165,46 @@ def test_the_forward_setting() -> None:
     zero = GameConfig(AgentSpec.of("IterativeExpectimaxAgent", {"forward": 0}),
                       layout="smallClassic")
     assert resolve_config(base).config.key() == resolve_config(zero).config.key()
+
+
+# ------------------------------------------------------------------ singular extensions
+def one_player_tree(children: dict[int, list[int]], values: dict[int, float]) -> Tree:
+    return Tree(1, children=children, values=values)
+
+
+def test_a_singular_move_is_searched_one_ply_deeper() -> None:
+    # root -> X, Y. Under X, X1 (10) beats X2 (0) by 10: singular; one ply more shows X1's
+    # children (-100, -90), so X is worth 0, not 10, and Y (5) is the better move.
+    tree = one_player_tree({0: [1, 2], 1: [3, 4], 3: [5, 6], 2: [7, 8]},
+                           {0: 0, 1: 0, 2: 0, 3: 10, 4: 0, 5: -100, 6: -90, 7: 5, 8: 4})
+    root = Node(tree, 0)
+    plain = iterative_search(root, tree.evaluate, max_depth=2)
+    assert (plain.action, plain.value) == (0, 10)
+    extended = iterative_search(root, tree.evaluate, max_depth=2, singular=5)
+    assert (extended.action, extended.value) == (1, 5)
+    narrow = iterative_search(root, tree.evaluate, max_depth=2, singular=11)  # margin 10 < 11
+    assert (narrow.action, narrow.value, narrow.nodes_generated) == (
+        0, 10, plain.nodes_generated + 4)  # 4 children evaluated by the singular test
+
+
+def test_singular_extensions_stop_at_the_cap_on_a_path() -> None:
+    # a chain where every node has one clearly better child: 10 levels deep
+    children = {level: [level + 1, 100 + level] for level in range(10)}
+    values = {level: float(level) for level in range(11)}
+    values.update({100 + level: -50.0 for level in range(10)})
+    tree = one_player_tree(children, values)
+    decision = iterative_search(Node(tree, 0), tree.evaluate, max_depth=2, singular=1,
+                                table=None)
+    assert decision.value == 2 + SINGULAR_CAP  # two plies, plus the cap's extra plies
+    assert max(node for node in tree.evaluated if node < 100) == 2 + SINGULAR_CAP
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_singular_zero_is_the_search_without_it(index: int) -> None:
+    state = random_positions("smallClassic", 4, seed=9)[index]
+    plain = iterative_search(state, FOOD, max_depth=3)
+    off = iterative_search(state, FOOD, max_depth=3, singular=0)
+    assert (off.action, off.value, off.nodes_generated) == (
+        plain.action, plain.value, plain.nodes_generated)
+    with pytest.raises(ValueError, match="singular must be a margin"):
+        iterative_search(state, FOOD, singular=-1)
