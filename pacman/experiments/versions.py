@@ -1,9 +1,10 @@
 """Code versions: which code played a stored game, so a rerun after an edit plays new games.
 
 A configuration's code version is a short content hash of the source that decides its games:
-this package (every `.py` file of `pacman` and `agents` that can change how a game goes: the
-rules, the game loop, the batch runner, the CS188 layer and the shipped agents; not the command
-line, the displays, the web pages, the grader, the demos or the RL environments) and, for an
+this package (every `.py`, `.lay` and `.json` file of `pacman` and `agents` that can change how
+a game goes: the rules, the game loop, the batch runner, the CS188 layer, the shipped agents,
+layouts and evaluation weights; not the command line, the displays, the web pages, the grader,
+the demos or the RL environments) and, for an
 agent of the user's (`module:Class` or `file.py:Class`), the source of its module and of the
 modules loaded from the same folder (the helpers a student's `multiAgents.py` imports), and
 for a setting naming the user's code or data (`evaluation=mod:func`,
@@ -35,11 +36,13 @@ _PRESENTATION = ("cli", "display", "web", "grading", "demos", "envs")
 
 @lru_cache(maxsize=1)
 def package_digest() -> str:
-    """The hash of this package's Python source (read once per process)."""
+    """The hash of this package's game-deciding files: Python source, the shipped layouts and
+    the shipped evaluation weights (read once per process)."""
     digest = hashlib.blake2b(digest_size=16)
     for package in _PACKAGES:
         root = _PACKAGE_ROOT / package
-        for path in sorted(root.rglob("*.py")):
+        files = [*root.rglob("*.py"), *root.rglob("*.lay"), *root.rglob("*.json")]
+        for path in sorted(files):
             if package == "pacman" and path.relative_to(root).parts[0] in _PRESENTATION:
                 continue
             digest.update(path.relative_to(_PACKAGE_ROOT).as_posix().encode() + b"\0")

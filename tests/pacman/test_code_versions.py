@@ -191,7 +191,8 @@ def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
     from pacman.experiments import versions
 
     for name in ("pacman/rules.py", "pacman/cli/play.py", "pacman/web/page.py",
-                 "pacman/display/window.py", "agents/search.py"):
+                 "pacman/display/window.py", "agents/search.py", "pacman/layouts/a.lay",
+                 "agents/weights/learned.json", "pacman/web/assets/page.js"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(f"# {name}\n")
     monkeypatch.setattr(versions, "_PACKAGE_ROOT", tmp_path)
@@ -202,10 +203,12 @@ def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
 
     try:
         first = digest()
-        for name in ("pacman/cli/play.py", "pacman/web/page.py", "pacman/display/window.py"):
+        for name in ("pacman/cli/play.py", "pacman/web/page.py", "pacman/display/window.py",
+                     "pacman/web/assets/page.js"):
             (tmp_path / name).write_text("# edited\n")
             assert digest() == first, name
-        for name in ("pacman/rules.py", "agents/search.py"):
+        for name in ("pacman/rules.py", "agents/search.py", "pacman/layouts/a.lay",
+                     "agents/weights/learned.json"):
             (tmp_path / name).write_text("# edited\n")
             assert digest() != first, name
             first = digest()
