@@ -286,28 +286,28 @@ class _Iteration:
         forward, singular = self.forward, self.singular
         extended = 0  # singular extensions on the path to the node being searched
 
-        def singular_move(s: Any, agent: int, acts: Sequence[Any]) -> Any:
-            # the move whose child evaluates better than every other's by `singular`, if one
-            # does (a search of depth 0: each child generated and evaluated), else None
+        def by_evaluation(s: Any, agent: int, acts: Sequence[Any],
+                          maximising: bool) -> list[tuple[float, Any]]:
+            # a search of depth 0: each child generated and evaluated; best first (ties in
+            # the order given)
             nonlocal generated
-            if len(acts) < 2:
-                return None
             scored = []
             for a in acts:
                 generated += 1
                 scored.append((evaluate(s.successor(agent, a)), a))
-            scored.sort(key=lambda item: -item[0])
+            scored.sort(key=lambda item: -item[0] if maximising else item[0])
+            return scored
+
+        def singular_move(s: Any, agent: int, acts: Sequence[Any]) -> Any:
+            # the move whose child evaluates better than every other's by `singular`, or None
+            if len(acts) < 2:
+                return None
+            scored = by_evaluation(s, agent, acts, True)
             return scored[0][1] if scored[0][0] - scored[1][0] >= singular else None
 
         def keep_best(s: Any, agent: int, acts: Sequence[Any], maximising: bool) -> list[Any]:
             # forward pruning: the `forward` moves whose children evaluate best, best first
-            nonlocal generated
-            scored: list[tuple[float, int, Any]] = []
-            for a in acts:
-                generated += 1
-                scored.append((evaluate(s.successor(agent, a)), len(scored), a))
-            scored.sort(key=lambda item: (-item[0] if maximising else item[0], item[1]))
-            return [a for _, _, a in scored[:forward]]
+            return [a for _, a in by_evaluation(s, agent, acts, maximising)[:forward]]
 
         def leaf(c: Any, alpha: float, beta: float) -> float:
             # a child at the depth limit; with quiescence, searched on while it is live

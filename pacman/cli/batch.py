@@ -112,6 +112,15 @@ def _whole(option: str) -> Callable[[str], int]:
     return parse
 
 
+def interrupted(stop: Any, out: str) -> int:
+    """What a batch stopped by Ctrl-C prints (one line: what is stored, how to resume), and
+    its exit code 130; `stop` is the `BatchInterrupted`."""
+    done = stop.result.already + stop.result.stored + stop.result.others
+    print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in {out}; "
+          "run the same command again to resume", file=sys.stderr)
+    return 130
+
+
 def _seconds(text: str) -> float:
     """An argparse type: seconds, > 0 and at most the runner's MAX_SECONDS."""
     from pacman.experiments.runner import MAX_SECONDS
@@ -268,10 +277,7 @@ def run(args: argparse.Namespace) -> int:
                                    jobs=args.jobs, backend=backend, game_timeout=game_timeout,
                                    on_progress=progress)
         except BatchInterrupted as stop:
-            done = stop.result.already + stop.result.stored + stop.result.others
-            print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
-                  f"{args.out}; run the same command again to resume", file=sys.stderr)
-            return 130
+            return interrupted(stop, args.out)
         finally:
             signal.signal(signal.SIGTERM, previous)
             if backend is not None:

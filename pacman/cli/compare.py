@@ -6,12 +6,11 @@ import argparse
 import json
 import math
 import signal
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole
+from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, interrupted
 from pacman.cli.options import DEFAULT_MAX_MOVES, UsageError, non_negative_float
 from pacman.cli.progress import LOG_EVERY, BatchProgress
 
@@ -123,14 +122,6 @@ def batch_errors() -> Iterator[None]:
         raise UsageError(str(error)) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-def interrupted(stop: Any, out: str) -> int:
-    """The line `pacman batch` prints when stopped by Ctrl-C, and its exit code 130."""
-    done = stop.result.already + stop.result.stored + stop.result.others
-    print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in {out}; "
-          "run the same command again to resume", file=sys.stderr)
-    return 130
 
 
 def play(configs: Sequence[Any], games: int, args: argparse.Namespace) -> None:

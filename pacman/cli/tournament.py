@@ -8,11 +8,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from pacman.cli.batch import interrupted
 from pacman.cli.compare import (
     add_board_options,
     batch_errors,
     board_label,
-    interrupted,
     one_spec,
     paired_configs,
     play,
