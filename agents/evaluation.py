@@ -216,52 +216,66 @@ def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
                      plies: int) -> tuple[float, float]:
     # Pacman moves at most `plies` cells and each ghost at most `plies` cells (one each per
     # ply), so distances change by at most `plies` (to food, capsules) or 2 * `plies` (to a
-    # ghost); food is eaten only once Pacman reaches it.
+    # ghost); food is eaten only once Pacman reaches it. Star1 asks at every chance node, so
+    # each range is worked out only for the features the evaluation weighs.
     food, capsules, score = state.food_count, state.capsule_count, float(state.score)
     to_food, to_capsule = state.nearest_food_distance(), state.nearest_capsule_distance()
     eaten = min(food, max(0, plies - to_food + 1))
     reach_capsule = capsules > 0 and to_capsule <= plies
     taken = min(capsules, max(0, plies - to_capsule + 1)) if reach_capsule else 0
-    scares = taken + (1 if any(state.scared_timers) else 0)
+    timers = state.scared_timers
+    scares = taken + (1 if any(timers) else 0)
     ghost_points = GHOST_POINTS * state.num_ghosts * scares
-    nearest = _nearest_normal_ghost(state)
-    far = float(state.width * state.height - len(state.walls))  # longer than any maze path
+    distances = state.ghost_distances()
+    normal = [d for d, t in zip(distances, timers) if t == 0]
+    nearest = min(normal) if normal else None
     radius = float(evaluation.radius)
     score_low, score_high = score - plies, score + 9 * min(eaten, food - 1) + ghost_points
-    if nearest is None or scares:  # ghosts may turn normal, or scared, on the way
-        ghost, safe = (0.0, radius), (0.0, float(SAFE_LIMIT))
-    else:
-        ghost = (min(radius, max(0.0, nearest - 2 * plies)), min(radius, nearest + 2 * plies))
-        sure = nearest - 2 * plies > 2 * SAFE_LIMIT  # every cell near Pacman stays Pacman's
-        safe = (float(SAFE_LIMIT), float(SAFE_LIMIT)) if sure else (0.0, float(SAFE_LIMIT))
-    ranges = {
-        "score": (score_low, score_high),
-        # eating the nearest dot may leave the next one anywhere
-        "food": (float(max(0, to_food - plies)), far if eaten else float(to_food + plies)),
-        "food_left": (float(max(food - eaten, 1)), float(food)),
-        "ghost": ghost,
-        "capsule": (float(max(0, to_capsule - plies)),
-                    far if taken else float(to_capsule + plies)),
-        "capsules_left": (float(capsules - taken), float(capsules)),
-        "scared": (0.0, 1.0) if scares else (0.0, 0.0),
-        "safe": safe,
-        "trapped": (0.0, 1.0) if state.num_ghosts else (0.0, 0.0),
-    }
     low = high = 0.0
     for name, weight in evaluation.weights.items():
         if not weight:
             continue
-        a, b = ranges[name]
-        low += min(weight * a, weight * b)
-        high += max(weight * a, weight * b)
+        if name == "score":
+            a, b = score_low, score_high
+        elif name == "food":  # eating the nearest dot may leave the next one anywhere
+            a = float(max(0, to_food - plies))
+            b = _longest_path(state) if eaten else float(to_food + plies)
+        elif name == "food_left":
+            a, b = float(max(food - eaten, 1)), float(food)
+        elif name in ("ghost", "safe"):
+            top = radius if name == "ghost" else float(SAFE_LIMIT)
+            if nearest is None or scares:  # ghosts may turn normal, or scared, on the way
+                a, b = 0.0, top
+            elif name == "ghost":
+                a, b = min(radius, max(0.0, nearest - 2 * plies)), min(radius, nearest + 2 * plies)
+            else:  # far enough, every cell near Pacman stays Pacman's
+                a, b = (top if nearest - 2 * plies > 2 * SAFE_LIMIT else 0.0), top
+        elif name == "capsule":
+            a = float(max(0, to_capsule - plies))
+            b = _longest_path(state) if taken else float(to_capsule + plies)
+        elif name == "capsules_left":
+            a, b = float(capsules - taken), float(capsules)
+        elif name == "scared":
+            a, b = 0.0, (1.0 if scares else 0.0)
+        else:  # trapped
+            a, b = 0.0, (1.0 if state.num_ghosts else 0.0)
+        a, b = weight * a, weight * b
+        if a <= b:
+            low, high = low + a, high + b
+        else:
+            low, high = low + b, high + a
     if eaten >= food:  # a win is within reach
         low = min(low, score_low + evaluation.win)
         high = max(high, score + 9 * eaten + WIN_POINTS + ghost_points + evaluation.win)
-    distances = state.ghost_distances()
     if distances and min(distances) <= 2 * plies + 2:  # a ghost may catch Pacman in time
         low = min(low, score_low - LOSE_POINTS + evaluation.loss)
         high = max(high, score_high - LOSE_POINTS + evaluation.loss)
     return low, high
+
+
+def _longest_path(state: GameState) -> float:
+    """Longer than any path through the maze: the number of free cells."""
+    return float(state.width * state.height - len(state.walls))
 
 
 def parse_weights(spec: str) -> WeightedEvaluation:
