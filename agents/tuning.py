@@ -1,17 +1,25 @@
-"""Texel-style tuning: evaluation weights fitted to the outcomes of played games.
+"""Tuning evaluation weights from played games: Texel-style fitting, or SPSA on paired games.
 
-Every position where Pacman is to move in a game is labelled with the game's outcome
-(1 for a win, 0 otherwise); a logistic model `P(win) = sigmoid(b + w . f(position))` over the
-evaluation features `f` is fitted by Newton's method (IRLS) with an L2 penalty that pulls the
-weights towards those the games were played with, on features standardized for the fit and
-mapped back to their own units. The fitted `w` in points (logits times the points one logit
-is worth: `1/K` of the playing evaluation's own fit, or an explicit scale) is the learned
-evaluation. `pacman tune` plays the games (`pacman/cli/tune.py`); docs/tuning.md explains it.
+**Texel** (`method="texel"`). Every position where Pacman is to move in a game is labelled
+with the game's outcome (1 for a win, 0 otherwise); a logistic model
+`P(win) = sigmoid(b + w . f(position))` over the evaluation features `f` is fitted by
+Newton's method (IRLS) with an L2 penalty that pulls the weights towards those the games were
+played with, on features standardized for the fit and mapped back to their own units. The
+fitted `w` in points (logits times the points one logit is worth: `1/K` of the playing
+evaluation's own fit, or an explicit scale) is the learned evaluation.
+
+**SPSA** (`method="spsa"`, simultaneous perturbation stochastic approximation, Spall 1992).
+The weights are searched for directly by how they play: each step plays the current weights
+perturbed up and down along one random sign vector on the same (paired) boards, and moves them
+along that vector in proportion to how much better the one side played.
+
+`pacman tune` plays the games (`pacman/cli/tune.py`); docs/tuning.md explains both methods.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,9 +193,23 @@ FIXED = ("food", "capsule", "scared")
 BASELINE = "better"
 AGENT = "AlphaBetaAgent"
 
-#: Plays a batch: `(configs, games, what)` -> its result (`run_batch` by default; the command
-#: line wraps it in a progress bar).
-PlayBatch = Callable[[Sequence[ResolvedConfig], int, str], BatchResult]
+#: Plays a batch: `(configs, games, what, seed)` -> its result (`run_batch` with batch seed
+#: `seed` by default; the command line wraps it in a progress bar).
+PlayBatch = Callable[[Sequence[ResolvedConfig], int, str, int], BatchResult]
+
+METHODS = ("texel", "spsa")
+
+#: SPSA's gain sequences, Spall's recommended exponents: step `k` (from 0) moves by
+#: `gain / (k + 1 + A) ** ALPHA` (A: a tenth of the steps) and perturbs by
+#: `perturb / (k + 1) ** GAMMA`.
+SPSA_ALPHA, SPSA_GAMMA = 0.602, 0.101
+
+#: SPSA's objective counts points as a tie-break between equal win counts: this many points
+#: are worth one win.
+POINTS_PER_WIN = 10_000.0
+
+#: How far SPSA may take a weight from its start: a factor of e**3 (about 20) either way.
+SPSA_LIMIT = 3.0
 
 
 @dataclass(frozen=True)
@@ -210,8 +232,21 @@ class TuneOptions:
     max_moves: int = 1000
     report_games: int | None = None  # default: `games`
     fixed: tuple[str, ...] = FIXED
+    method: str = "texel"
+    iterations: int = 20  # SPSA steps
+    gain: float = 1.0  # SPSA: the first step's size, in log-weight per unit of objective
+    perturb: float = 0.2  # SPSA: the first perturbation, in log-weight
 
     def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise TuningError(f"unknown tuning method {self.method!r} (methods: "
+                              f"{', '.join(METHODS)})")
+        if self.iterations < 1:
+            raise TuningError(f"SPSA needs at least one step, got {self.iterations}")
+        if not (math.isfinite(self.gain) and self.gain > 0):
+            raise TuningError(f"the SPSA gain must be a number > 0, got {self.gain}")
+        if not (math.isfinite(self.perturb) and 0 < self.perturb <= 1):
+            raise TuningError(f"the SPSA perturbation must be in (0, 1], got {self.perturb}")
         unknown = [name for name in self.fixed if name not in FEATURES]
         if unknown:
             raise TuningError(f"unknown feature {unknown[0]!r} to hold fixed (features: "
@@ -236,6 +271,28 @@ class Round:
     fit: LogisticFit
     weights: dict[str, float]
     points_per_logit: float
+
+
+@dataclass(frozen=True)
+class Step:
+    """One SPSA step: the weights perturbed up (`plus`) and down (`minus`), how each played the
+    same boards, and the weights after the step."""
+
+    seed: int
+    plus: str
+    minus: str
+    games: int
+    plus_wins: int
+    minus_wins: int
+    plus_points: int
+    minus_points: int
+    weights: dict[str, float]
+
+    def objective(self, side: str) -> float:
+        """`(wins + points / POINTS_PER_WIN) / games` of one side ("plus" or "minus")."""
+        wins, points = ((self.plus_wins, self.plus_points) if side == "plus"
+                        else (self.minus_wins, self.minus_points))
+        return (wins + points / POINTS_PER_WIN) / self.games
 
 
 @dataclass(frozen=True)
@@ -276,6 +333,7 @@ class TuneResult:
     rounds: tuple[Round, ...]
     report: tuple[ReportRow, ...]
     batches: tuple[BatchResult, ...] = field(default=(), compare=False)
+    steps: tuple[Step, ...] = ()
 
 
 def _config(layout: str, evaluation: str, options: TuneOptions) -> GameConfig:
@@ -286,21 +344,23 @@ def _config(layout: str, evaluation: str, options: TuneOptions) -> GameConfig:
 
 
 def _default_play(options: TuneOptions) -> PlayBatch:
-    def play(configs: Sequence[ResolvedConfig], games: int, what: str) -> BatchResult:
-        return run_batch(configs, games=games, store=options.results, seed=options.seed,
+    def play(configs: Sequence[ResolvedConfig], games: int, what: str, seed: int) -> BatchResult:
+        return run_batch(configs, games=games, store=options.results, seed=seed,
                          jobs=options.jobs)
     return play
 
 
 def _stored(options: TuneOptions, configs: Sequence[ResolvedConfig],
-            games: int) -> dict[str, list[StoredGame]]:
-    """The stored games `0..games-1` of each configuration (by key), played by its code."""
+            games: int, seed: int | None = None) -> dict[str, list[StoredGame]]:
+    """The stored games `0..games-1` of each configuration (by key) and batch seed (default
+    the options' seed), played by its code."""
+    seed = options.seed if seed is None else seed
     wanted = {entry.config.key(): entry.code for entry in configs}
     found: dict[str, list[StoredGame]] = {key: [] for key in wanted}
     with open_results(options.results) as store:
         for game in store.games():
             key = game.config.key()
-            if (key in wanted and game.code == wanted[key] and game.base_seed == options.seed
+            if (key in wanted and game.code == wanted[key] and game.base_seed == seed
                     and game.index < games):
                 found[key].append(game)
     for stored in found.values():
@@ -314,12 +374,15 @@ def _radius(start: str) -> int:
 
 
 def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
-    """Play, fit and report (see the module's description): `options.rounds` rounds of
+    """Learn and report (see the module's description): with Texel, `options.rounds` rounds of
     `options.games` games per training layout, each with the previous round's weights (the
-    first with `options.start`), then the report games of the learned weights and the baseline
-    on every layout. Games go to the results file, so a rerun plays only what is missing.
-    Raises TuningError, and what `run_batch` raises (LayoutError, BatchError, StoreError...)."""
+    first with `options.start`); with SPSA, `options.iterations` steps from `options.start`;
+    then the report games of the learned weights and the baseline on every layout. Games go to
+    the results file, so a rerun plays only what is missing. Raises TuningError, and what
+    `run_batch` raises (LayoutError, BatchError, StoreError...)."""
     play = play or _default_play(options)
+    if options.method == "spsa":
+        return _report(options, play, *_spsa(options, play))
     radius = _radius(options.start)
     names = tuple(FEATURES)
     layouts = {name: load_layout(name) for name in (*options.train, *options.held_out)}
@@ -329,7 +392,8 @@ def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
     evaluation: WeightedEvaluation | None = None
     for number in range(1, options.rounds + 1):
         configs = resolve_configs([_config(layout, spec, options) for layout in options.train])
-        batches.append(play(configs, options.games, f"round {number} of {options.rounds}"))
+        batches.append(play(configs, options.games, f"round {number} of {options.rounds}",
+                            options.seed))
         stored = _stored(options, configs, options.games)
         rows: list[Matrix] = []
         every: list[GameState] = []
@@ -368,12 +432,75 @@ def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
         rounds.append(Round(spec, games, wins, fit, weights, points))
         spec = evaluation.spec()
     assert evaluation is not None
+    return _report(options, play, evaluation, batches, rounds=tuple(rounds))
+
+
+def _spsa(options: TuneOptions,
+          play: PlayBatch) -> tuple[WeightedEvaluation, list[BatchResult], tuple[Step, ...]]:
+    """SPSA on log-weights: weight `j` is `start_j * exp(theta_j)`; step `k` draws signs
+    `delta` (+/-1 per weight), plays `theta + c_k delta` and `theta - c_k delta` on the same
+    boards (batch seed `seed + 1 + k`), and moves `theta_j` by
+    `a_k * (y_plus - y_minus) / (2 c_k delta_j)`, where `y` is the objective of `Step`."""
+    start = resolve_evaluation(options.start)
+    if not isinstance(start, WeightedEvaluation):
+        raise TuningError(f"SPSA starts from a weighted sum of features; {options.start!r} is "
+                          "not one")
+    free = [name for name, weight in start.weights.items()
+            if weight and name not in options.fixed]
+    if not free:
+        raise TuningError(f"SPSA scales the weights the start evaluation gives: every feature "
+                          f"of {options.start!r} is held fixed or has weight 0")
+    rng = random.Random(f"spsa {options.seed}")
+    theta = dict.fromkeys(free, 0.0)
+    offset = options.iterations / 10
+
+    def evaluation_at(point: Mapping[str, float]) -> WeightedEvaluation:
+        weights = {name: rounded(weight * math.exp(point[name])) if name in point else weight
+                   for name, weight in start.weights.items()}
+        return WeightedEvaluation(weights, radius=start.radius, win=start.win, loss=start.loss)
+
+    steps: list[Step] = []
+    batches: list[BatchResult] = []
+    for k in range(options.iterations):
+        a = options.gain / (k + 1 + offset) ** SPSA_ALPHA
+        c = options.perturb / (k + 1) ** SPSA_GAMMA
+        delta = {name: rng.choice((-1.0, 1.0)) for name in free}
+        plus = evaluation_at({name: theta[name] + c * delta[name] for name in free}).spec()
+        minus = evaluation_at({name: theta[name] - c * delta[name] for name in free}).spec()
+        seed = options.seed + 1 + k
+        configs = resolve_configs([_config(layout, spec, options)
+                                   for spec in (plus, minus) for layout in options.train])
+        batches.append(play(configs, options.games, f"step {k + 1} of {options.iterations}",
+                            seed))
+        stored = _stored(options, configs, options.games, seed)
+        half = len(options.train)
+        sides = [[game for entry in configs[:half] for game in stored[entry.config.key()]],
+                 [game for entry in configs[half:] for game in stored[entry.config.key()]]]
+        wins = [sum(game.outcome is Outcome.WIN for game in side) for side in sides]
+        points = [sum(game.score or 0 for game in side) for side in sides]
+        games = min(len(side) for side in sides)
+        if games == 0:
+            raise TuningError(f"step {k + 1} stored no games")
+        difference = (wins[0] - wins[1] + (points[0] - points[1]) / POINTS_PER_WIN) / games
+        for name in free:
+            moved = theta[name] + a * difference / (2 * c * delta[name])
+            theta[name] = max(-SPSA_LIMIT, min(SPSA_LIMIT, moved))
+        steps.append(Step(seed, plus, minus, games, wins[0], wins[1], points[0], points[1],
+                          dict(evaluation_at(theta).weights)))
+    return evaluation_at(theta), batches, tuple(steps)
+
+
+def _report(options: TuneOptions, play: PlayBatch, evaluation: WeightedEvaluation,
+            batches: list[BatchResult], steps: tuple[Step, ...] = (),
+            rounds: tuple[Round, ...] = ()) -> TuneResult:
+    """The learned weights and the baseline on every layout, paired, at the options' seed."""
+    spec = evaluation.spec()
     report_games = options.report_games or options.games
     pairs = [(layout, resolve_configs([_config(layout, spec, options),
                                        _config(layout, options.baseline, options)]))
              for layout in (*options.train, *options.held_out)]
     everything = [entry for _, configs in pairs for entry in configs]
-    batches.append(play(everything, report_games, "report"))
+    batches.append(play(everything, report_games, "report", options.seed))
     stored = _stored(options, everything, report_games)
     report = []
     for layout, configs in pairs:
@@ -382,13 +509,13 @@ def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
                  len(stored[entry.config.key()])) for entry in configs)
         report.append(ReportRow(layout, "train" if layout in options.train else "held-out",
                                 learned, baseline))
-    return TuneResult(evaluation, tuple(rounds), tuple(report), tuple(batches))
+    return TuneResult(evaluation, rounds, tuple(report), tuple(batches), steps)
 
 
 def learned_section(options: TuneOptions, result: TuneResult, command: str,
                     date: str) -> dict[str, Any]:
     """The `learned` section of the weights file: how the weights were made, and the report."""
-    return {
+    section: dict[str, Any] = {
         "method": "texel-logistic: P(win) = sigmoid(b + w . features), Newton/IRLS, L2",
         "training_layouts": list(options.train),
         "held_out_layouts": list(options.held_out),
@@ -404,11 +531,28 @@ def learned_section(options: TuneOptions, result: TuneResult, command: str,
                   "points_per_logit": rounded(entry.points_per_logit),
                   "weights": entry.weights}
                  for number, entry in enumerate(result.rounds, 1)],
-        "report": [{"layout": row.layout, "set": row.kind, "learned": row.learned.to_dict(),
-                    "baseline": row.baseline.to_dict()} for row in result.report],
-        "command": command,
-        "date": date,
     }
+    if options.method == "spsa":
+        for texel_only in ("rounds", "l2", "scale", "fits"):
+            del section[texel_only]
+        section["method"] = ("spsa: log-weights, paired +/- perturbations, objective "
+                             f"(wins + points / {POINTS_PER_WIN:g}) / games")
+        section.update({
+            "iterations": options.iterations, "gain": options.gain,
+            "perturb": options.perturb,
+            "steps": [{"step": number, "seed": step.seed, "plus": step.plus,
+                       "minus": step.minus, "games": step.games,
+                       "plus_wins": step.plus_wins, "minus_wins": step.minus_wins,
+                       "plus_points": step.plus_points, "minus_points": step.minus_points,
+                       "weights": step.weights}
+                      for number, step in enumerate(result.steps, 1)],
+        })
+    section["report"] = [{"layout": row.layout, "set": row.kind,
+                          "learned": row.learned.to_dict(),
+                          "baseline": row.baseline.to_dict()} for row in result.report]
+    section["command"] = command
+    section["date"] = date
+    return section
 
 
 def format_report(result: TuneResult, baseline: str = BASELINE) -> str:

@@ -1,4 +1,4 @@
-"""`pacman tune`: evaluation weights fitted to game outcomes (Texel-style), with a report.
+"""`pacman tune`: evaluation weights learned from games (Texel fitting or SPSA), with a report.
 
 The learning is `agents.tuning`; this module parses the options, shows each batch's progress,
 prints the report and writes the weights file (docs/tuning.md).
@@ -42,14 +42,19 @@ def _features(text: str) -> list[str]:
 def add_parser(commands: Any) -> None:
     """The `tune` subcommand."""
     tune = commands.add_parser(
-        "tune", help="fit evaluation weights to game outcomes (Texel-style) and report them "
-                     "on held-out layouts")
+        "tune", help="learn evaluation weights from games (Texel fitting or SPSA) and report "
+                     "them on held-out layouts")
+    tune.add_argument("--method", choices=("texel", "spsa"), default="texel",
+                      help="texel: fit a win-probability model to the positions of played "
+                           "games; spsa: move the weights towards those that win more paired "
+                           "games (default texel)")
     tune.add_argument("--train", type=_layouts, required=True, metavar="L1,L2",
                       help="training layouts: the games the weights are fitted to")
     tune.add_argument("--held-out", type=_layouts, default=[], metavar="L3,L4",
                       help="layouts the report plays that the fit never sees")
     tune.add_argument("--games", type=positive_int, default=50,
-                      help="games per training layout and round (default 50)")
+                      help="games per training layout, in each round (texel) or step and side "
+                           "(spsa) (default 50)")
     tune.add_argument("--report-games", type=positive_int, default=None,
                       help="games per layout and evaluation in the report (default: --games)")
     tune.add_argument("--depth", type=number_in(1, 10, int), default=2,
@@ -65,22 +70,29 @@ def add_parser(commands: Any) -> None:
                       help="results file of the games; those already there are not played "
                            f"again (default {DEFAULT_RESULTS})")
     tune.add_argument("--rounds", type=number_in(1, 20, int), default=1,
-                      help="rounds of play and fit, each playing with the last fit's weights "
-                           "(default 1)")
+                      help="texel: rounds of play and fit, each playing with the last fit's "
+                           "weights (default 1)")
     tune.add_argument("--start", default="better", metavar="EVALUATION",
-                      help="the evaluation of the first round's games (default better)")
+                      help="the evaluation the first games play with, and spsa's starting point "
+                           "(default better)")
     tune.add_argument("--baseline", default="better", metavar="EVALUATION",
                       help="what the report compares the learned weights with (default better)")
     tune.add_argument("--l2", type=non_negative_float, default=None,
-                      help="strength of the pull towards the weights the games were played "
+                      help="texel: strength of the pull towards the weights the games were played "
                            "with (default 10; 0: none)")
     tune.add_argument("--scale", type=number_in(0, 1e9, low_open=True), default=None,
                       metavar="POINTS",
-                      help="points one logit is worth (default: fitted, the units of the "
+                      help="texel: points one logit is worth (default: fitted, the units of the "
                            "evaluation the games were played with)")
     tune.add_argument("--fixed", type=_features, default=None, metavar="F1,F2",
-                      help="features held at the playing weights, not fitted (default "
-                           "food,capsule,scared; none: fit every feature)")
+                      help="features held at the playing weights, not learned (default "
+                           "food,capsule,scared; none: learn every feature)")
+    tune.add_argument("--iterations", type=number_in(1, 1000, int), default=20,
+                      help="spsa: steps, each playing two perturbed weight sets (default 20)")
+    tune.add_argument("--gain", type=number_in(0, 100, low_open=True), default=1.0,
+                      help="spsa: size of the first step (default 1)")
+    tune.add_argument("--perturb", type=number_in(0, 1, low_open=True), default=0.2,
+                      help="spsa: the first perturbation of each log-weight (default 0.2)")
     tune.add_argument("--max-moves", type=positive_int, default=1000,
                       help="cap on Pacman moves per game, a capped game counts as not won "
                            "(default 1000)")
@@ -88,14 +100,21 @@ def add_parser(commands: Any) -> None:
 
 def _command(args: argparse.Namespace) -> str:
     """The command with every option spelled out (the same whatever the user abbreviated)."""
-    words = ["pacman", "tune", "--train", ",".join(args.train)]
+    words = ["pacman", "tune"]
+    if args.method != "texel":
+        words += ["--method", args.method]
+    words += ["--train", ",".join(args.train)]
     if args.held_out:
         words += ["--held-out", ",".join(args.held_out)]
     words += ["--games", str(args.games)]
     if args.report_games is not None:
         words += ["--report-games", str(args.report_games)]
-    words += ["--depth", str(args.depth), "--ghost", args.ghost, "--seed", str(args.seed),
-              "--rounds", str(args.rounds), "--start", args.start]
+    words += ["--depth", str(args.depth), "--ghost", args.ghost, "--seed", str(args.seed)]
+    if args.method == "spsa":
+        words += ["--iterations", str(args.iterations), "--gain", f"{args.gain:g}",
+                  "--perturb", f"{args.perturb:g}", "--start", args.start]
+    else:
+        words += ["--rounds", str(args.rounds), "--start", args.start]
     if args.baseline != "better":
         words += ["--baseline", args.baseline]
     for option in ("l2", "scale"):
@@ -144,13 +163,15 @@ def run(args: argparse.Namespace) -> int:
             results=args.results, rounds=args.rounds, start=args.start,
             baseline=args.baseline, l2=DEFAULT_L2 if args.l2 is None else args.l2,
             scale=args.scale, max_moves=args.max_moves, report_games=args.report_games,
+            method=args.method, iterations=args.iterations, gain=args.gain,
+            perturb=args.perturb,
             **({} if args.fixed is None else {"fixed": tuple(args.fixed)}))
     except TuningError as error:
         raise UsageError(str(error)) from None
 
-    def play(configs: Sequence[ResolvedConfig], games: int, what: str) -> BatchResult:
+    def play(configs: Sequence[ResolvedConfig], games: int, what: str, seed: int) -> BatchResult:
         with BatchProgress() as progress:
-            result = run_batch(configs, games=games, store=args.results, seed=args.seed,
+            result = run_batch(configs, games=games, store=args.results, seed=seed,
                                jobs=args.jobs, on_progress=progress)
         print(f"{what}: {result.stored} games played now, {result.already} were already in "
               f"{result.path}", file=sys.stderr)
@@ -178,6 +199,9 @@ def run(args: argparse.Namespace) -> int:
     for number, entry in enumerate(result.rounds, 1):
         print(f"round {number}: {entry.games} games ({entry.wins} won), "
               f"{entry.fit.positions} positions, log-loss {entry.fit.log_loss:.4f}")
+    for number, step in enumerate(result.steps, 1):
+        print(f"step {number}: plus won {step.plus_wins}/{step.games}, minus won "
+              f"{step.minus_wins}/{step.games}")
     print(f"learned: {result.evaluation.spec()}")
     print()
     print(format_report(result, args.baseline))

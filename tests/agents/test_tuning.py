@@ -1,5 +1,5 @@
 """Learned evaluations: weights files (`evaluation=@file.json`), the logistic fit of
-`agents.tuning`, `pacman tune` and the shipped `learned` evaluation."""
+`agents.tuning`, `pacman tune` (Texel and SPSA) and the shipped `learned` evaluation."""
 
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ from agents.evaluation import (
 from agents.ghosts import DirectionalGhost
 from agents.pacman_agents import AlphaBetaAgent
 from agents.tuning import (
+    POINTS_PER_WIN,
+    SPSA_ALPHA,
+    SPSA_GAMMA,
     TuneOptions,
     TuningError,
     evaluation_weights,
@@ -272,6 +275,94 @@ def test_tune_mistakes_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert err.startswith("pacman: error: ") and err.count("\n") == 1
     assert message in err
     assert not (tmp_path / "weights.json").exists()
+
+
+# --- pacman tune --method spsa ---------------------------------------------------------------
+
+SPSA = ["tune", "--method", "spsa", "--iterations", "3", "--start", "wary",
+        "--train", "smallClassic,testClassic", "--held-out", "minimaxClassic", "--games", "3",
+        "--depth", "1", "--max-moves", "150", "--seed", "5", "-j", "1",
+        "--results", "spsa.db", "-o", "spsa.json"]
+
+
+def test_spsa_is_deterministic_and_follows_its_update_rule(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs with one seed write the same file; each step's perturbed weights are the
+    current ones times exp(+/-c_k), and the weights after it follow SPSA's update from the
+    wins and points the file records; fixed features never move."""
+    files = []
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        code, out, err = run(SPSA, capsys)
+        assert code == 0, err
+        files.append(json.loads((tmp_path / folder / "spsa.json").read_text()))
+    first, second = files
+    assert first["learned"].pop("date") and second["learned"].pop("date")
+    assert first == second
+    learned = first["learned"]
+    assert learned["method"].startswith("spsa")
+    assert "fits" not in learned and "rounds" not in learned
+    assert learned["command"] == (
+        "pacman tune --method spsa --train smallClassic,testClassic --held-out minimaxClassic "
+        "--games 3 --depth 1 --ghost DirectionalGhost --seed 5 --iterations 3 --gain 1 "
+        "--perturb 0.2 --start wary --max-moves 150 --results spsa.db -o spsa.json")
+    assert [row["layout"] for row in learned["report"]] == [
+        "smallClassic", "testClassic", "minimaxClassic"]
+    start = NAMED["wary"].weights
+    current = dict(start)
+    steps = learned["steps"]
+    assert [step["step"] for step in steps] == [1, 2, 3]
+    assert [step["seed"] for step in steps] == [6, 7, 8]  # fresh boards each step
+    offset = 3 / 10
+    for k, step in enumerate(steps):
+        a = 1.0 / (k + 1 + offset) ** SPSA_ALPHA
+        c = 0.2 / (k + 1) ** SPSA_GAMMA
+        plus = resolve_evaluation(step["plus"]).weights
+        minus = resolve_evaluation(step["minus"]).weights
+        assert step["games"] == 6  # 3 games on each of the 2 training layouts
+        difference = (step["plus_wins"] - step["minus_wins"]
+                      + (step["plus_points"] - step["minus_points"]) / POINTS_PER_WIN) / 6
+        for name, weight in start.items():
+            if name in ("food", "capsule", "scared"):  # held fixed
+                assert plus[name] == minus[name] == step["weights"][name] == weight
+                continue
+            sign = 1.0 if plus[name] / current[name] > 1 else -1.0
+            assert plus[name] == pytest.approx(current[name] * math.exp(sign * c), rel=1e-3)
+            assert minus[name] == pytest.approx(current[name] * math.exp(-sign * c), rel=1e-3)
+            moved = math.log(current[name] / weight) + a * difference / (2 * c * sign)
+            assert step["weights"][name] == pytest.approx(weight * math.exp(moved), rel=1e-3)
+        current = step["weights"]
+    assert first["features"] == current
+    assert steps[0]["plus"] != steps[0]["minus"]
+    # a rerun plays nothing
+    code, _, err = run(SPSA, capsys)
+    assert code == 0 and "step 3 of 3: 0 games played now, 12 were already in spsa.db" in err
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--perturb", "0"], "expected a number > 0"),
+    (["--iterations", "0"], "--iterations"),
+    (["--start", "score", "--fixed", "score"],
+     "every feature of 'score' is held fixed or has weight 0"),
+])
+def test_spsa_mistakes_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str], extra: list[str],
+                                    message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run([*SPSA, *extra], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("pacman: error: ") and err.count("\n") == 1
+    assert message in err
+    assert not (tmp_path / "spsa.json").exists()
+
+
+def test_spsa_options_are_checked() -> None:
+    with pytest.raises(TuningError, match="unknown tuning method 'newton'"):
+        TuneOptions(train=("smallClassic",), method="newton")
+    with pytest.raises(TuningError, match="perturbation must be in"):
+        TuneOptions(train=("smallClassic",), method="spsa", perturb=1.5)
 
 
 def test_options_refuse_a_layout_in_both_sets() -> None:
