@@ -276,7 +276,8 @@ class Round:
 @dataclass(frozen=True)
 class Step:
     """One SPSA step: the weights perturbed up (`plus`) and down (`minus`), how each played the
-    same boards, and the weights after the step."""
+    same boards (`games` per side, all training layouts together), and the weights after the
+    step. A side's objective is `(wins + points / POINTS_PER_WIN) / games`."""
 
     seed: int
     plus: str
@@ -287,12 +288,6 @@ class Step:
     plus_points: int
     minus_points: int
     weights: dict[str, float]
-
-    def objective(self, side: str) -> float:
-        """`(wins + points / POINTS_PER_WIN) / games` of one side ("plus" or "minus")."""
-        wins, points = ((self.plus_wins, self.plus_points) if side == "plus"
-                        else (self.minus_wins, self.minus_points))
-        return (wins + points / POINTS_PER_WIN) / self.games
 
 
 @dataclass(frozen=True)
@@ -440,7 +435,7 @@ def _spsa(options: TuneOptions,
     """SPSA on log-weights: weight `j` is `start_j * exp(theta_j)`; step `k` draws signs
     `delta` (+/-1 per weight), plays `theta + c_k delta` and `theta - c_k delta` on the same
     boards (batch seed `seed + 1 + k`), and moves `theta_j` by
-    `a_k * (y_plus - y_minus) / (2 c_k delta_j)`, where `y` is the objective of `Step`."""
+    `a_k * (y_plus - y_minus) / (2 c_k delta_j)`, where `y` is a side's objective (`Step`)."""
     start = resolve_evaluation(options.start)
     if not isinstance(start, WeightedEvaluation):
         raise TuningError(f"SPSA starts from a weighted sum of features; {options.start!r} is "
