@@ -297,6 +297,8 @@ def test_spsa_is_deterministic_and_follows_its_update_rule(
         monkeypatch.chdir(tmp_path / folder)
         code, out, err = run(SPSA, capsys)
         assert code == 0, err
+        assert [line.split(":")[0] for line in out.splitlines()[:3]] == [
+            "step 1", "step 2", "step 3"]
         files.append(json.loads((tmp_path / folder / "spsa.json").read_text()))
     first, second = files
     assert first["learned"].pop("date") and second["learned"].pop("date")
