@@ -242,14 +242,14 @@ def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
             b = _longest_path(state) if eaten else float(to_food + plies)
         elif name == "food_left":
             a, b = float(max(food - eaten, 1)), float(food)
-        elif name in ("ghost", "safe"):
-            top = radius if name == "ghost" else float(SAFE_LIMIT)
+        elif name == "ghost":
             if nearest is None or scares:  # ghosts may turn normal, or scared, on the way
-                a, b = 0.0, top
-            elif name == "ghost":
+                a, b = 0.0, radius
+            else:
                 a, b = min(radius, max(0.0, nearest - 2 * plies)), min(radius, nearest + 2 * plies)
-            else:  # far enough, every cell near Pacman stays Pacman's
-                a, b = (top if nearest - 2 * plies > 2 * SAFE_LIMIT else 0.0), top
+        elif name == "safe":  # with the ghosts far enough, every cell near Pacman stays his
+            sure = nearest is not None and not scares and nearest - 2 * plies > 2 * SAFE_LIMIT
+            a, b = (float(SAFE_LIMIT) if sure else 0.0), float(SAFE_LIMIT)
         elif name == "capsule":
             a = float(max(0, to_capsule - plies))
             b = _longest_path(state) if taken else float(to_capsule + plies)

@@ -31,8 +31,8 @@ import numpy.typing as npt
 from agents.evaluation import DEFAULT_RADIUS, FEATURES, WeightedEvaluation, resolve_evaluation
 from pacman import GameState
 from pacman.experiments.grid import ResolvedConfig, resolve_configs
-from pacman.experiments.runner import BatchResult, run_batch
-from pacman.experiments.store import AgentSpec, GameConfig, StoredGame, open_results
+from pacman.experiments.runner import BatchResult, run_batch, stored_games
+from pacman.experiments.store import AgentSpec, GameConfig
 from pacman.experiments.table import wilson_interval
 from pacman.layout import Layout, load_layout
 from pacman.record import GameRecord, Outcome
@@ -345,24 +345,6 @@ def _default_play(options: TuneOptions) -> PlayBatch:
     return play
 
 
-def _stored(options: TuneOptions, configs: Sequence[ResolvedConfig],
-            games: int, seed: int | None = None) -> dict[str, list[StoredGame]]:
-    """The stored games `0..games-1` of each configuration (by key) and batch seed (default
-    the options' seed), played by its code."""
-    seed = options.seed if seed is None else seed
-    wanted = {entry.config.key(): entry.code for entry in configs}
-    found: dict[str, list[StoredGame]] = {key: [] for key in wanted}
-    with open_results(options.results) as store:
-        for game in store.games():
-            key = game.config.key()
-            if (key in wanted and game.code == wanted[key] and game.base_seed == seed
-                    and game.index < games):
-                found[key].append(game)
-    for stored in found.values():
-        stored.sort(key=lambda game: game.index)
-    return found
-
-
 def _radius(start: str) -> int:
     evaluation = resolve_evaluation(start)
     return evaluation.radius if isinstance(evaluation, WeightedEvaluation) else DEFAULT_RADIUS
@@ -389,7 +371,7 @@ def tune(options: TuneOptions, play: PlayBatch | None = None) -> TuneResult:
         configs = resolve_configs([_config(layout, spec, options) for layout in options.train])
         batches.append(play(configs, options.games, f"round {number} of {options.rounds}",
                             options.seed))
-        stored = _stored(options, configs, options.games)
+        stored = stored_games(options.results, configs, options.games, options.seed)
         rows: list[Matrix] = []
         every: list[GameState] = []
         outcomes: list[float] = []
@@ -467,7 +449,7 @@ def _spsa(options: TuneOptions,
                                    for spec in (plus, minus) for layout in options.train])
         batches.append(play(configs, options.games, f"step {k + 1} of {options.iterations}",
                             seed))
-        stored = _stored(options, configs, options.games, seed)
+        stored = stored_games(options.results, configs, options.games, seed)
         half = len(options.train)
         sides = [[game for entry in configs[:half] for game in stored[entry.config.key()]],
                  [game for entry in configs[half:] for game in stored[entry.config.key()]]]
@@ -496,7 +478,7 @@ def _report(options: TuneOptions, play: PlayBatch, evaluation: WeightedEvaluatio
              for layout in (*options.train, *options.held_out)]
     everything = [entry for _, configs in pairs for entry in configs]
     batches.append(play(everything, report_games, "report", options.seed))
-    stored = _stored(options, everything, report_games)
+    stored = stored_games(options.results, everything, report_games, options.seed)
     report = []
     for layout, configs in pairs:
         learned, baseline = (

@@ -137,17 +137,9 @@ def stored_games(configs: Sequence[Any], games: int, args: argparse.Namespace
                  ) -> dict[str, list[Any]]:
     """The stored games of each configuration (by key): this seed, this code version, the
     first `games` indices."""
-    from pacman.experiments.store import open_results
+    from pacman.experiments import stored_games as stored
 
-    wanted = {resolved.config.key(): resolved.code for resolved in configs}
-    found: dict[str, list[Any]] = {key: [] for key in wanted}
-    with open_results(args.out) as store:
-        for game in store.games():
-            key = game.config.key()
-            if (wanted.get(key) == game.code and game.base_seed == args.seed
-                    and game.index < games):
-                found[key].append(game)
-    return found
+    return stored(args.out, configs, games, args.seed)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,6 +36,7 @@ from pacman.experiments.runner import (
     format_progress,
     play_game,
     run_batch,
+    stored_games,
 )
 from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
 from pacman.experiments.table import select_code, summarize
@@ -73,5 +74,6 @@ __all__ = [
     "resolve_configs",
     "run_batch",
     "select_code",
+    "stored_games",
     "summarize",
 ]

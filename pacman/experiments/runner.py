@@ -53,9 +53,11 @@ from pacman.experiments.store import (
     GameConfig,
     GameTask,
     ResultStore,
+    StoredGame,
     StoreError,
     derive_seed,
     new_claim_owner,
+    open_results,
 )
 from pacman.layout import Layout, load_layout
 from pacman.record import GameRecord, Outcome
@@ -193,6 +195,24 @@ class BatchResult:
 
 
 ProgressCallback = Callable[[Progress], None]
+
+
+def stored_games(store: str | Path, configs: Sequence[ResolvedConfig], games: int,
+                 seed: int) -> dict[str, list[StoredGame]]:
+    """The stored games of each configuration (by key) that a batch of `games` games with
+    batch seed `seed` plays: indices `0..games-1`, played by the configuration's code version,
+    in index order (whatever order they were stored in)."""
+    wanted = {entry.config.key(): entry.code for entry in configs}
+    found: dict[str, list[StoredGame]] = {key: [] for key in wanted}
+    with open_results(store) as results:
+        for game in results.games():
+            key = game.config.key()
+            if (key in wanted and game.code == wanted[key] and game.base_seed == seed
+                    and game.index < games):
+                found[key].append(game)
+    for stored in found.values():
+        stored.sort(key=lambda game: game.index)
+    return found
 
 
 def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
