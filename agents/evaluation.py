@@ -99,6 +99,16 @@ def feature_trapped(state: GameState, radius: int) -> float:
     return 1.0 if state.is_trapped() else 0.0
 
 
+CORNER_LIMIT = 6
+
+
+def feature_cornered(state: GameState, radius: int) -> float:
+    """1 when Pacman is trapped (as for `trapped`) in a region of at most 6 cells, 0
+    otherwise: a trap about to close, where `trapped` also counts long corridors Pacman may
+    still leave in time."""
+    return 1.0 if state.is_trapped(CORNER_LIMIT) else 0.0
+
+
 FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "score": feature_score,
     "food": feature_food,
@@ -109,6 +119,7 @@ FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "scared": feature_scared,
     "safe": feature_safe,
     "trapped": feature_trapped,
+    "cornered": feature_cornered,
 }
 
 
@@ -202,6 +213,12 @@ NAMED: dict[str, WeightedEvaluation] = {
     "wary": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
                                 "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
                                 "scared": 150.0, "safe": 5.0, "trapped": -200.0}, name="wary"),
+    # `better` plus the traps about to close: a loopless region of at most 6 cells. Unlike
+    # `wary`, it does not hold Pacman back from long corridors it can still leave in time.
+    "alert": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
+                                 "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
+                                 "scared": 150.0, "safe": 5.0, "cornered": -200.0},
+                                name="alert"),
     # The headline experiment's evaluation (`pacman assumptions`): the features of `cautious`
     # (a ghost counts as danger within 4 steps, as far as it moves in Pacman's 4-ply search),
     # on the game's own scale: won and lost states are worth their score, the rules' +/-500,
@@ -257,7 +274,7 @@ def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
             a, b = float(capsules - taken), float(capsules)
         elif name == "scared":
             a, b = 0.0, (1.0 if scares else 0.0)
-        else:  # trapped
+        else:  # trapped, cornered
             a, b = 0.0, (1.0 if state.num_ghosts else 0.0)
         a, b = weight * a, weight * b
         if a <= b:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,9 +240,7 @@ def build_agent(cls: type, settings: Mapping[str, Any] | None = None,
     try:
         agent = cls(**kwargs)
     except TypeError as error:
-        accepted = _parameters(cls)
-        raise RegistryError(f"bad settings for {cls.__name__}: {error} (it accepts: "
-                            f"{', '.join(accepted) or 'no settings'})") from None
+        raise _settings_error(cls, error) from None
     except ValueError as error:
         message = str(error).removeprefix(f"{cls.__name__}: ")
         raise RegistryError(f"bad settings for {cls.__name__}: {message}") from None
@@ -278,13 +277,25 @@ def _make_classic(cls: type, settings: dict[str, Any], index: int) -> Any:
     try:
         return build_student_agent(cls, settings, index)
     except TypeError as error:
-        accepted = _parameters(cls)
-        raise RegistryError(f"bad settings for {cls.__name__}: {error} (it accepts: "
-                            f"{', '.join(accepted) or 'no settings'})") from None
+        raise _settings_error(cls, error) from None
     except BaseException as error:
         _reraise_user_interrupt(error)
         raise RegistryError(f"{cls.__name__} failed while being built: "
                             f"{describe_fault(error)}") from None
+
+
+def _settings_error(cls: type, error: TypeError) -> RegistryError:
+    """Bad settings, said in the user's words: `got an unexpected keyword argument 'x'` comes
+    from some `__init__` the user never wrote, so only the setting's name is kept."""
+    text = str(error)
+    unknown = re.search(r"unexpected keyword argument '([^']+)'", text)
+    if unknown:
+        text = f"unknown setting {unknown.group(1)!r}"
+    else:
+        text = re.sub(r"^[\w.<>]+\(\) ", "", text)  # "C.__init__() missing 1 ..." -> "missing ..."
+    accepted = _parameters(cls)
+    return RegistryError(f"bad settings for {cls.__name__}: {text} (it accepts: "
+                         f"{', '.join(accepted) or 'no settings'})")
 
 
 def _parameters(cls: type) -> list[str]:

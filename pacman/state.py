@@ -330,10 +330,12 @@ class GameState:
             result.append(row[cell_at[target]])
         return tuple(result)
 
-    def is_trapped(self) -> bool:
+    def is_trapped(self, most: int | None = None) -> bool:
         """True when the cells Pacman reaches strictly before every non-scared ghost hold no
         loop: Pacman's region is a dead end, or a stretch of corridor whose ends the ghosts
         reach first, and ghosts that play well corner it there. False without normal ghosts.
+        With `most`, True only when that region also holds at most `most` cells (a trap
+        about to close).
 
         The region is connected (each of its cells is one step beyond another on Pacman's
         shortest path), so it holds a loop exactly when it has as many links as cells; cells
@@ -358,6 +360,8 @@ class GameState:
                 break
             if all(mine < row[cell] for row in rows):
                 inside.add(cell)
+                if most is not None and len(inside) > most:
+                    return False
                 frontier = mine
                 for other in neighbours[cell]:
                     if other in inside:

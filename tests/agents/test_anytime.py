@@ -205,7 +205,7 @@ def test_star1_prunes_a_quarter_of_expectimax_at_depth_4() -> None:
 
 
 
-@pytest.mark.parametrize("name", ["better", "wary", "score", "capsules", "cautious"])
+@pytest.mark.parametrize("name", ["better", "wary", "alert", "score", "capsules", "cautious"])
 @pytest.mark.parametrize("layout", ["mediumClassic", "capsuleClassic", "smallClassic"])
 def test_bounds_hold_for_every_state_play_reaches(name: str, layout: str) -> None:
     """`bounds(state, plies)` contains the value of every state reached within `plies`

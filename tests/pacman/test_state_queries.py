@@ -67,8 +67,9 @@ RING = parse_layout("""
 """)
 
 
-def brute_force_trapped(state: GameState) -> bool:
-    """Pacman's region (cells it reaches strictly first) has no loop: links < cells."""
+def brute_force_trapped(state: GameState, most: int | None = None) -> bool:
+    """Pacman's region (cells it reaches strictly first) has no loop: links < cells; with
+    `most`, it also holds at most `most` cells."""
     ghosts = [g for g, t in zip(state.ghost_positions, state.scared_timers) if t == 0]
     if not ghosts:
         return False
@@ -83,7 +84,7 @@ def brute_force_trapped(state: GameState) -> bool:
                 region.add((x, y))
     links = sum((x + 1, y) in region for x, y in region) + sum(
         (x, y + 1) in region for x, y in region)
-    return links < len(region)
+    return links < len(region) and (most is None or len(region) <= most)
 
 
 def test_trapped_means_no_loop_in_pacmans_region() -> None:
@@ -113,6 +114,38 @@ def test_trapped_matches_brute_force_on_played_positions(layout: str) -> None:
             assert trapped == brute_force_trapped(state)
             seen.add(trapped)
     assert seen == {True, False}
+
+
+def test_small_traps_match_brute_force_on_played_positions() -> None:
+    seen = set()
+    for layout in ("smallClassic", "mediumClassic", "trickyClassic"):
+        for game in range(5):
+            state = GameState.initial(load_layout(layout))
+            rng = random.Random(f"small trap {layout} {game}")
+            for turn in range(200):
+                agent = turn % state.num_agents
+                state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+                if state.is_terminal():
+                    break
+                if agent == state.num_agents - 1:
+                    for most in (1, 3, 6):
+                        small = state.is_trapped(most)
+                        assert small == brute_force_trapped(state, most)
+                        seen.add((most, small))
+    assert {(3, True), (6, True), (6, False)} <= seen
+
+
+def test_cornered_is_a_trap_of_at_most_six_cells() -> None:
+    from agents.evaluation import FEATURES
+
+    pincer = GameState.initial(PINCER)  # x = 4..6 are Pacman's: a corridor of 3 cells
+    assert pincer.is_trapped(3) and not pincer.is_trapped(2)
+    dead_end = GameState.initial(PINCER, 1)  # x = 4..9: a dead end of 6 cells
+    assert dead_end.is_trapped(6) and not dead_end.is_trapped(5)
+    assert FEATURES["cornered"](pincer, 3) == 1.0 and FEATURES["cornered"](dead_end, 3) == 1.0
+    assert FEATURES["cornered"](dead_end.successor(0, WEST), 3) == 0.0  # 7 cells now
+    ring = GameState.initial(RING)  # a loop is never a trap, however small the limit
+    assert not ring.is_trapped(100) and FEATURES["cornered"](ring, 3) == 0.0
 
 
 def test_wary_is_better_minus_200_in_a_trap() -> None:
