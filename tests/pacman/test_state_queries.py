@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -44,18 +45,24 @@ def test_a_pincer_leaves_few_safe_cells() -> None:
     assert state.successor(0, WEST).safe_cell_count(100) == 4  # off-centre: x = 3..6
 
 
-@pytest.mark.parametrize("layout", ["smallClassic", "mediumClassic", "trickyClassic"])
-def test_safe_cells_match_brute_force_on_played_positions(layout: str) -> None:
+def played_positions(layout: str, seed: str, turns: int) -> Iterator[GameState]:
+    """The positions after each round of `turns` random moves from the start of `layout`."""
     state = GameState.initial(load_layout(layout))
-    rng = random.Random(layout)
-    for turn in range(150):
+    rng = random.Random(seed)
+    for turn in range(turns):
         agent = turn % state.num_agents
         state = state.successor(agent, rng.choice(state.legal_actions(agent)))
         if state.is_terminal():
-            break
+            return
         if agent == state.num_agents - 1:
-            assert state.safe_cell_count(1000) == brute_force_safe(state, 1000)
-            assert state.safe_cell_count(10) == brute_force_safe(state, 10)
+            yield state
+
+
+@pytest.mark.parametrize("layout", ["smallClassic", "mediumClassic", "trickyClassic"])
+def test_safe_cells_match_brute_force_on_played_positions(layout: str) -> None:
+    for state in played_positions(layout, layout, 150):
+        assert state.safe_cell_count(1000) == brute_force_safe(state, 1000)
+        assert state.safe_cell_count(10) == brute_force_safe(state, 10)
 
 
 RING = parse_layout("""
@@ -101,18 +108,11 @@ def test_trapped_means_no_loop_in_pacmans_region() -> None:
 
 @pytest.mark.parametrize("layout", ["smallClassic", "mediumClassic", "trickyClassic"])
 def test_trapped_matches_brute_force_on_played_positions(layout: str) -> None:
-    state = GameState.initial(load_layout(layout))
-    rng = random.Random(f"trap {layout}")
     seen = set()
-    for turn in range(300):
-        agent = turn % state.num_agents
-        state = state.successor(agent, rng.choice(state.legal_actions(agent)))
-        if state.is_terminal():
-            break
-        if agent == state.num_agents - 1:
-            trapped = state.is_trapped()
-            assert trapped == brute_force_trapped(state)
-            seen.add(trapped)
+    for state in played_positions(layout, f"trap {layout}", 300):
+        trapped = state.is_trapped()
+        assert trapped == brute_force_trapped(state)
+        seen.add(trapped)
     assert seen == {True, False}
 
 
@@ -120,18 +120,11 @@ def test_small_traps_match_brute_force_on_played_positions() -> None:
     seen = set()
     for layout in ("smallClassic", "mediumClassic", "trickyClassic"):
         for game in range(5):
-            state = GameState.initial(load_layout(layout))
-            rng = random.Random(f"small trap {layout} {game}")
-            for turn in range(200):
-                agent = turn % state.num_agents
-                state = state.successor(agent, rng.choice(state.legal_actions(agent)))
-                if state.is_terminal():
-                    break
-                if agent == state.num_agents - 1:
-                    for most in (1, 3, 6):
-                        small = state.is_trapped(most)
-                        assert small == brute_force_trapped(state, most)
-                        seen.add((most, small))
+            for state in played_positions(layout, f"small trap {layout} {game}", 200):
+                for most in (1, 3, 6):
+                    small = state.is_trapped(most)
+                    assert small == brute_force_trapped(state, most)
+                    seen.add((most, small))
     assert {(3, True), (6, True), (6, False)} <= seen
 
 
