@@ -189,6 +189,11 @@ class WeightedEvaluation:
 SETTINGS: dict[str, float] = {"radius": DEFAULT_RADIUS, "win": WIN_VALUE, "loss": -WIN_VALUE}
 
 
+#: `better`'s weights, which `wary` and `alert` extend by a trap term.
+_BETTER: dict[str, float] = {"score": 1.0, "food": -1.5, "food_left": -30.0, "ghost": 12.0,
+                             "capsule": -1.0, "capsules_left": -30.0, "scared": 150.0,
+                             "safe": 5.0}
+
 #: The named evaluations. `better` is tuned on smallClassic and mediumClassic (see README).
 NAMED: dict[str, WeightedEvaluation] = {
     "score": WeightedEvaluation({"score": 1.0}, name="score"),
@@ -204,21 +209,14 @@ NAMED: dict[str, WeightedEvaluation] = {
     # food matters (eating always pays), and a ghost within 4 steps is worth avoiding.
     "cautious": WeightedEvaluation({"score": 1.0, "food": -1.0, "food_left": -25.0,
                                     "ghost": 25.0}, radius=4, name="cautious"),
-    "better": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
-                                  "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
-                                  "scared": 150.0, "safe": 5.0}, name="better"),
+    "better": WeightedEvaluation(_BETTER, name="better"),
     # `better` plus the trap it cannot see: a region of its own with no loop (a dead end, or
     # a corridor whose ends the ghosts reach first) is lost to ghosts that play well, often
     # more moves away than the search looks. The anytime agents' default.
-    "wary": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
-                                "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
-                                "scared": 150.0, "safe": 5.0, "trapped": -200.0}, name="wary"),
+    "wary": WeightedEvaluation({**_BETTER, "trapped": -200.0}, name="wary"),
     # `better` plus the traps about to close: a loopless region of at most 6 cells. Unlike
     # `wary`, it does not hold Pacman back from long corridors it can still leave in time.
-    "alert": WeightedEvaluation({"score": 1.0, "food": -1.5, "food_left": -30.0,
-                                 "ghost": 12.0, "capsule": -1.0, "capsules_left": -30.0,
-                                 "scared": 150.0, "safe": 5.0, "cornered": -200.0},
-                                name="alert"),
+    "alert": WeightedEvaluation({**_BETTER, "cornered": -200.0}, name="alert"),
     # The headline experiment's evaluation (`pacman assumptions`): the features of `cautious`
     # (a ghost counts as danger within 4 steps, as far as it moves in Pacman's 4-ply search),
     # on the game's own scale: won and lost states are worth their score, the rules' +/-500,
