@@ -426,6 +426,47 @@ def bench_quiescence(repeat: int) -> dict[str, Any]:
     return figures
 
 
+def bench_cutoff(repeat: int) -> dict[str, Any]:
+    """The probability cut-off's reach, from the 20 mid-game mediumClassic positions of
+    `anytime`, for the anytime expectimax with the directional ghost model (a new table per
+    position): at its defaults (`wary`), and with `learned` and `quiescence=2`, each with
+    `cutoff` 0 and 0.05: the nodes to complete depth 6 and how many positions change their move
+    there, and the depth completed in 0.1 s."""
+    import statistics
+
+    from agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
+    from agents.evaluation import NAMED
+    from agents.ghosts import directional_distribution
+    from agents.pacman_agents import _ghosts_closing_in_first as order
+    from agents.pacman_agents import live_position, quiet_moves
+
+    states = [position for _, position in midgame_pairs(20, seed=10)]
+
+    def run(state: GameState, name: str, q: int, cutoff: float, **budget: Any) -> Any:
+        evaluation = NAMED[name]
+        return iterative_search(state, evaluation, kinds=[MAX] + [CHANCE] * (state.num_agents - 1),
+                                table=TranspositionTable(), order=order, bounds=evaluation.bounds,
+                                chance=directional_distribution, cutoff=cutoff, quiescence=q,
+                                live=live_position if q else None, quiet_moves=quiet_moves,
+                                **budget)
+
+    figures: dict[str, Any] = {}
+    for name, q in (("wary", 0), ("learned", 2)):
+        label = f"{name}_q{q}"
+        full = [run(state, name, q, 0.0, max_depth=6) for state in states]
+        full_nodes = sum(d.nodes_generated for d in full)
+        figures[f"{label}_d6_nodes"] = full_nodes / len(states)
+        cut = [run(state, name, q, 0.05, max_depth=6) for state in states]
+        figures[f"{label}_d6_cutoff0.05_node_ratio"] = sum(
+            d.nodes_generated for d in cut) / full_nodes
+        figures[f"{label}_d6_cutoff0.05_moves_changed"] = sum(
+            f.action != c.action for f, c in zip(full, cut, strict=True))
+        for cutoff in (0.0, 0.05):
+            depths = [run(state, name, q, cutoff, time_limit=0.1).depth for state in states]
+            figures[f"{label}_cutoff{cutoff:g}_depth_in_0.1s_median"] = statistics.median(depths)
+    return figures
+
+
 def bench_env(repeat: int, steps: int = 20_000) -> dict[str, Any]:
     """Gymnasium env steps/s (one step: Pacman's move and the ghosts' replies) with random legal
     actions read from `info["action_mask"]`, mediumClassic against two random ghosts: one env in
@@ -492,6 +533,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "anytime": lambda a: bench_anytime(a.repeat),
     "env": lambda a: bench_env(a.repeat),
     "quiescence": lambda a: bench_quiescence(a.repeat),
+    "cutoff": lambda a: bench_cutoff(a.repeat),
 }
 
 
