@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from time import perf_counter
 from typing import Any, ClassVar
 
 from agents.anytime import CHANCE, MAX, MIN, AnytimeDecision, TranspositionTable, iterative_search
 from agents.base import BaseAgent
+from agents.escape import escape_root
 from agents.search import (
     ActionGenerator,
     ChanceModel,
@@ -213,18 +215,20 @@ class _AnytimeAgent(SearchAgent):
     across moves and move ordering (see `agents.anytime`). `quiescence=N` searches up to N
     more plies past a live leaf (`live_position`, over `quiet_moves`); `forward=k` keeps the k
     best moves of a node by their children's evaluations (approximate); `singular=margin`
-    searches a clearly best Pacman move one ply deeper; 0 is off for all three."""
+    searches a clearly best Pacman move one ply deeper; `escape=N` drops the root moves after
+    which Pacman cannot stay alive N of his moves against chasing ghosts (`agents.escape`); 0 is
+    off for all four."""
 
     #: settings added after results were stored: at these values they play as before, so
     #: they stay out of a batch configuration's key (and its seeds do not move)
     late_settings: ClassVar[dict[str, object]] = {"quiescence": 0, "forward": 0,
-                                                  "singular": 0.0}
+                                                  "singular": 0.0, "escape": 0}
 
     def __init__(self, *, depth: int = 64, time: float = 0.1, nodes: int = 0,
                  evaluation: str | Evaluation = "wary", allow_stop: bool = True,
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, quiescence: int = 0, forward: int = 0,
-                 singular: float = 0.0, index: int = 0) -> None:
+                 singular: float = 0.0, escape: int = 0, index: int = 0) -> None:
         super().__init__(depth=depth, evaluation=evaluation, allow_stop=allow_stop,
                          tie_break=tie_break, index=index)
         name = type(self).__name__
@@ -244,6 +248,10 @@ class _AnytimeAgent(SearchAgent):
                              f"{forward!r}")
         self.forward = forward
         self.singular = _non_negative_number(name, "singular", singular)
+        if isinstance(escape, bool) or not isinstance(escape, int) or escape < 0:
+            raise ValueError(f"{name}: escape must be a whole number of Pacman's moves >= 0, "
+                             f"got {escape!r}")
+        self.escape = escape
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
@@ -258,6 +266,8 @@ class _AnytimeAgent(SearchAgent):
             parts.append(f"forward={self.forward}")
         if self.singular:
             parts.append(f"singular={self.singular:g}")
+        if self.escape:
+            parts.append(f"escape={self.escape}")
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:
@@ -272,10 +282,16 @@ class _AnytimeAgent(SearchAgent):
     def _search(self, state: SearchState) -> AnytimeDecision:
         if self.table is not None:
             self.table.trim()
+        actions, time_limit = self._actions, self.time or None
+        if self.escape:
+            started = perf_counter()
+            actions = escape_root(state, actions, self.escape)
+            if time_limit is not None:  # the check's time comes out of the move's budget
+                time_limit = max(time_limit - (perf_counter() - started), 0.0)
         decision = iterative_search(
             state, self.evaluation, kinds=self._kinds(state), max_depth=self.depth,
-            time_limit=self.time or None, node_limit=self.nodes or None, table=self.table,
-            ordering=self.ordering, order=_ghosts_closing_in_first, actions=self._actions,
+            time_limit=time_limit, node_limit=self.nodes or None, table=self.table,
+            ordering=self.ordering, order=_ghosts_closing_in_first, actions=actions,
             quiescence=self.quiescence, live=live_position if self.quiescence else None,
             quiet_moves=quiet_moves, forward=self.forward, singular=self.singular,
             **self._options())
@@ -308,11 +324,11 @@ class IterativeExpectimaxAgent(_AnytimeAgent):
                  tie_break: str = "first", tt: bool = True, ordering: bool = True,
                  delay_loss: bool = True, prune: bool = True, cutoff: float = 0.0,
                  ghost_model: str = "uniform", quiescence: int = 0, forward: int = 0,
-                 singular: float = 0.0, index: int = 0) -> None:
+                 singular: float = 0.0, escape: int = 0, index: int = 0) -> None:
         super().__init__(depth=depth, time=time, nodes=nodes, evaluation=evaluation,
                          allow_stop=allow_stop, tie_break=tie_break, tt=tt, ordering=ordering,
                          delay_loss=delay_loss, quiescence=quiescence, forward=forward,
-                         singular=singular, index=index)
+                         singular=singular, escape=escape, index=index)
         name = type(self).__name__
         if ghost_model not in GHOST_MODELS:
             raise ValueError(f"{name}: unknown ghost_model {ghost_model!r} "

@@ -467,6 +467,32 @@ def bench_cutoff(repeat: int) -> dict[str, Any]:
     return figures
 
 
+def bench_escape(repeat: int) -> dict[str, Any]:
+    """The escape check's cost (`escape=N`), from the 40 mid-game mediumClassic positions of
+    `anytime` (both of each pair), for N = 8, 12 and 16 Pacman moves: median and largest
+    milliseconds per move (best of `repeat`), and at how many positions it cut a root move."""
+    import statistics
+
+    from agents.escape import escape_root
+
+    states = [state for pair in midgame_pairs(20, seed=10) for state in pair]
+    figures: dict[str, Any] = {}
+    for moves in (8, 12, 16):
+        times, cut = [], 0
+        for state in states:
+            best = float("inf")
+            for _ in range(repeat):
+                started = time.perf_counter()
+                result = escape_root(state, None, moves)
+                best = min(best, time.perf_counter() - started)
+            times.append(best * 1000)
+            cut += result is not None
+        figures[f"escape{moves}_ms_median"] = statistics.median(times)
+        figures[f"escape{moves}_ms_max"] = max(times)
+        figures[f"escape{moves}_positions_cut"] = cut
+    return figures
+
+
 def bench_env(repeat: int, steps: int = 20_000) -> dict[str, Any]:
     """Gymnasium env steps/s (one step: Pacman's move and the ghosts' replies) with random legal
     actions read from `info["action_mask"]`, mediumClassic against two random ghosts: one env in
@@ -534,6 +560,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "env": lambda a: bench_env(a.repeat),
     "quiescence": lambda a: bench_quiescence(a.repeat),
     "cutoff": lambda a: bench_cutoff(a.repeat),
+    "escape": lambda a: bench_escape(a.repeat),
 }
 
 

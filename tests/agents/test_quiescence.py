@@ -155,14 +155,16 @@ def test_forward_zero_is_the_search_without_it_and_k_cuts_nodes(index: int) -> N
         plain.nodes_generated)
 
 
-def test_the_forward_setting() -> None:
-    agent = IterativeAlphaBetaAgent(forward=2, nodes=500)
-    assert "forward=2" in agent.describe() and agent.forward == 2
+@pytest.mark.parametrize("setting", ["forward", "escape"])  # escape: test_escape.py
+def test_the_whole_number_settings(setting: str) -> None:
+    agent = IterativeAlphaBetaAgent(nodes=500, **{setting: 2})
+    assert f"{setting}=2" in agent.describe() and getattr(agent, setting) == 2
+    assert setting not in IterativeExpectimaxAgent().describe()
     for bad in (-1, 2.5, False):
-        with pytest.raises(ValueError, match="forward must be a whole number of moves"):
-            IterativeAlphaBetaAgent(forward=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=f"{setting} must be a whole number of"):
+            IterativeAlphaBetaAgent(**{setting: bad})
     base = GameConfig(AgentSpec("IterativeExpectimaxAgent"), layout="smallClassic")
-    zero = GameConfig(AgentSpec.of("IterativeExpectimaxAgent", {"forward": 0}),
+    zero = GameConfig(AgentSpec.of("IterativeExpectimaxAgent", {setting: 0}),
                       layout="smallClassic")
     assert resolve_config(base).config.key() == resolve_config(zero).config.key()
 
