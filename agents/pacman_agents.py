@@ -204,6 +204,12 @@ def _non_negative_number(name: str, setting: str, value: object) -> float:
     return float(value)
 
 
+def _whole_number(name: str, setting: str, value: object, unit: str = "") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name}: {setting} must be a whole number{unit} >= 0, got {value!r}")
+    return value
+
+
 def _switch(name: str, setting: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{name}: {setting} must be true or false, got {value!r}")
@@ -234,24 +240,13 @@ class _AnytimeAgent(SearchAgent):
         name = type(self).__name__
         self.delay_loss = _switch(name, "delay_loss", delay_loss)
         self.time = _non_negative_number(name, "time", time)
-        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
-            raise ValueError(f"{name}: nodes must be a whole number >= 0, got {nodes!r}")
-        self.nodes = nodes
+        self.nodes = _whole_number(name, "nodes", nodes)
         self.tt, self.ordering = _switch(name, "tt", tt), _switch(name, "ordering", ordering)
         self.table = TranspositionTable() if tt else None
-        if isinstance(quiescence, bool) or not isinstance(quiescence, int) or quiescence < 0:
-            raise ValueError(f"{name}: quiescence must be a whole number of plies >= 0, got "
-                             f"{quiescence!r}")
-        self.quiescence = quiescence
-        if isinstance(forward, bool) or not isinstance(forward, int) or forward < 0:
-            raise ValueError(f"{name}: forward must be a whole number of moves >= 0, got "
-                             f"{forward!r}")
-        self.forward = forward
+        self.quiescence = _whole_number(name, "quiescence", quiescence, " of plies")
+        self.forward = _whole_number(name, "forward", forward, " of moves")
         self.singular = _non_negative_number(name, "singular", singular)
-        if isinstance(escape, bool) or not isinstance(escape, int) or escape < 0:
-            raise ValueError(f"{name}: escape must be a whole number of Pacman's moves >= 0, "
-                             f"got {escape!r}")
-        self.escape = escape
+        self.escape = _whole_number(name, "escape", escape, " of Pacman's moves")
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
