@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents.search import ActionGenerator
+from agents.search import ActionGenerator, _legal_actions
 
 
 def chasing_moves(state: Any, agent: int) -> Sequence[Any]:
@@ -73,14 +73,13 @@ def escape_root(state: Any, legal: ActionGenerator | None, moves: int) -> Action
     """`legal` (None: the state's legal actions) with Pacman's moves at `state`, the root of a
     search, cut down to those that escape (`escaping_moves`). When no move escapes, or every
     one does, it is `legal` itself."""
-    actions = legal(state, 0) if legal is not None else state.legal_actions(0)
+    base = legal if legal is not None else _legal_actions
+    actions = base(state, 0)
     kept = escaping_moves(state, actions, moves)
     if not kept or len(kept) == len(actions):
         return legal
 
     def root_cut(s: Any, agent: int) -> Sequence[Any]:
-        if s is state and agent == 0:
-            return kept
-        return legal(s, agent) if legal is not None else s.legal_actions(agent)
+        return kept if s is state and agent == 0 else base(s, agent)
 
     return root_cut

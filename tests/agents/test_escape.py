@@ -119,6 +119,7 @@ def test_escape_zero_or_every_move_escaping_is_the_search_without_it(index: int)
     plain = IterativeExpectimaxAgent(time=0, nodes=3000, ghost_model="directional")
     off = IterativeExpectimaxAgent(time=0, nodes=3000, ghost_model="directional", escape=0)
     on = IterativeExpectimaxAgent(time=0, nodes=3000, ghost_model="directional", escape=6)
+
     def decide(agent: IterativeExpectimaxAgent) -> tuple[object, ...]:
         agent.get_action(state)
         decision = agent.last_decision
