@@ -56,8 +56,8 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
     Pacman's moves (outcome `capped`). `move_time_limit` (seconds per agent move, start-up
     included) and `game_time_limit` (seconds for the whole game) end the game with `timeout`;
     in the main thread a move is interrupted when its time is up, elsewhere it is measured when
-    it returns (for limits that stop any code, see `pacman.watched`). Anything an agent raises
-    (`SystemExit`, its own `KeyboardInterrupt`, `os._exit`), an illegal or unreadable action,
+    it returns (for limits that stop any code, see `pacman.hosting.watched`). Anything an agent
+    raises (`SystemExit`, its own `KeyboardInterrupt`, `os._exit`), an illegal or unreadable action,
     or an agent hook that fails (`describe`, `set_rng`, `register_initial_state`, `final`) ends
     the game with `crash`. Nothing here uses the global `random`: one `random.Random(seed)` is
     handed to every agent that has `set_rng`.
@@ -180,7 +180,7 @@ def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent],
 
 
 def _trace_summary(decision: object) -> dict[str, Any] | None:
-    """The summary of a traced search's decision (`agents.trace`), or None."""
+    """The summary of a traced search's decision (`pacman.agents.trace`), or None."""
     try:
         summary = getattr(getattr(decision, "trace", None), "summary", None)
         result = summary() if callable(summary) else None
@@ -215,11 +215,11 @@ def _guard(index: int, call: Any, argument: Any) -> Any:
         raise _Fault(Outcome.CRASH, index, _describe_error(error)) from error
 
 
-def _limited(index: int, call: Any, state: GameState, move_limit: float | None,
+def _limited(index: int, call: Any, state: GameState, move_time_limit: float | None,
              deadline: float, timer: MoveTimer) -> Any:
     """`_guard` with the move interrupted when the move's or the game's time is up."""
     left = deadline - time.perf_counter()
-    budget = left if move_limit is None else min(move_limit, left)
+    budget = left if move_time_limit is None else min(move_time_limit, left)
     try:
         timer.arm(budget)
         try:
@@ -229,7 +229,7 @@ def _limited(index: int, call: Any, state: GameState, move_limit: float | None,
     except MoveTimeLimit:
         over_game = budget == left
         reason = ("the game went over its time limit" if over_game else
-                  f"move went over the limit of {move_limit:g}s")
+                  f"move went over the limit of {move_time_limit:g}s")
         raise _Fault(Outcome.TIMEOUT, index, f"{reason} and was stopped") from None
 
 

@@ -17,6 +17,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pacman.errors import LayoutError
+
 Position = tuple[int, int]
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
@@ -33,20 +35,6 @@ MAX_CELLS = 160_000
 MAX_FREE_CELLS = 25_000
 #: the largest layout file read, in bytes (a full-size board with generous indentation)
 MAX_FILE_BYTES = 8 * 2**20
-
-
-class LayoutError(ValueError):
-    """A layout that cannot be used, with the file, line and column at fault."""
-
-    def __init__(self, source: str, message: str, line: int | None = None,
-                 column: int | None = None) -> None:
-        where = source
-        if line is not None:
-            where += f":{line}"
-            if column is not None:
-                where += f":{column}"
-        super().__init__(f"{where}: {message}")
-        self.source, self.line, self.column = source, line, column
 
 
 @dataclass(frozen=True)
@@ -230,6 +218,34 @@ def list_layouts(folder: str | Path = LAYOUT_DIR) -> tuple[list[Layout], list[tu
         except LayoutError as error:
             bad.append((path, str(error)))
     return layouts, bad
+
+
+def ghosts_in_play(layout: Layout, requested: int | None, *, clamp: bool = False) -> int:
+    """The number of ghosts a game on `layout` plays with: the one rule every entry follows.
+
+    Args:
+        layout: the layout; its ghost starts are the most ghosts a game on it can have.
+        requested: how many ghosts were asked for; None means all the layout has.
+        clamp: the classic command line's `-k`: a request for more ghosts than the layout has
+            plays with all it has (as CS188's `pacman.py` does). Without it, such a request
+            is refused: a library caller gets exactly what it asks for or an error.
+
+    Returns:
+        The number of ghosts, from 0 to the layout's ghost starts.
+
+    Raises:
+        LayoutError: a request that is not a whole number >= 0, or (without `clamp`) more
+            ghosts than the layout has.
+    """
+    available = len(layout.ghost_starts)
+    if requested is None:
+        return available
+    if isinstance(requested, bool) or not isinstance(requested, int) or requested < 0 or (
+            requested > available and not clamp):
+        raise LayoutError(layout.name, f"num_ghosts must be a whole number from 0 to "
+                          f"{available} (the ghosts of layout {layout.name}), got "
+                          f"{requested!r}")
+    return min(requested, available)
 
 
 def check_playable(layout: Layout, num_ghosts: int | None = None) -> None:

@@ -3,8 +3,8 @@
 `MoveTimer` raises `MoveTimeLimit` inside whatever runs when a move's time is up (a timer
 signal, so only in the main thread of a POSIX process; elsewhere the caller measures after the
 fact). It is the soft half of a limit: code that catches `BaseException`, or loops in C, is
-stopped by the hard half, a child process the parent kills (`pacman.isolation`,
-`pacman.watched`).
+stopped by the hard half, a child process the parent kills (`pacman.hosting.isolation`,
+`pacman.hosting.watched`).
 
 `guard_process_exit()` turns `os._exit` from agent code into an `AgentExit` exception for the
 duration of a game, so an agent that calls it crashes its game instead of silently ending the

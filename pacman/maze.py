@@ -27,13 +27,14 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pacman.layout import Layout, Position, check_size
 from pacman.rules import CANONICAL_ORDER, REVERSE, STOP, VECTORS, Direction
+
+if TYPE_CHECKING:  # numpy is imported where a big maze needs it, not for every game
+    import numpy as np
+    import numpy.typing as npt
 
 Point = tuple[float, float]
 
@@ -73,7 +74,7 @@ class Maze:
 
     __slots__ = (
         "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "cells_by_distance",
-        "distance_matrix", "distances", "food_bit", "food_by_distance", "full_step",
+        "distances", "food_bit", "food_by_distance", "full_step",
         "ghost_actions", "ghost_moves", "half_ends", "half_step", "is_lazy", "layout", "near",
         "neighbours",
         "pacman_actions", "pacman_moves", "point", "snap", "stride",
@@ -88,8 +89,6 @@ class Maze:
     #: per cell, every reachable cell, nearest first (ties in cell order), for region queries
     #: that stop early
     cells_by_distance: Rows[Sequence[int]]
-    #: the all-pairs matrix in eager mode, None in lazy mode
-    distance_matrix: npt.NDArray[np.int32] | None
 
     def __init__(self, layout: Layout, eager_max_cells: int = EAGER_MAX_CELLS,
                  row_cache_bytes: int = ROW_CACHE_BYTES) -> None:
@@ -192,7 +191,6 @@ class Maze:
         self.half_ends: dict[int, tuple[int, ...]] = {}
         self.is_lazy = len(self.cells) > eager_max_cells
         if self.is_lazy:
-            self.distance_matrix = None
             lazy = _LazyTables(self.neighbours, food_bits, food_cells, capsule_bits,
                                capsule_cells, row_cache_bytes)
             self.distances = lazy.distances
@@ -200,14 +198,25 @@ class Maze:
             self.food_by_distance = lazy.food_by_distance
             self.capsules_by_distance = lazy.capsules_by_distance
             return
-        self.distance_matrix = _all_pairs(width, height, walls)
-        distances: list[list[int]] = self.distance_matrix.tolist()
+        distances = [list(row) for row in _all_pairs(width, height, walls)]
         self.distances = distances
         self.food_by_distance = _items_by_distance(distances, food_bits, food_cells)
         self.capsules_by_distance = _items_by_distance(distances, capsule_bits, capsule_cells)
         self.cells_by_distance = [
             sorted((c for c, d in enumerate(row) if d < UNREACHABLE), key=row.__getitem__)
             for row in distances]
+
+    @property
+    def distance_matrix(self) -> npt.NDArray[np.int32] | None:
+        """The all-pairs distances as a read-only numpy matrix in eager mode, None in lazy mode
+        (made on each call, from the rows the queries use)."""
+        if self.is_lazy:
+            return None
+        import numpy as np
+
+        matrix = np.array(self.distances, dtype=np.int32)
+        matrix.setflags(write=False)
+        return matrix
 
     def _point_of(self, index: int) -> Point:
         big_x, big_y = divmod(index, self.stride)
@@ -355,6 +364,8 @@ class _LazyTables:
                  cache_bytes: int) -> None:
         self.neighbours = neighbours
         size = len(neighbours)
+        import numpy as np
+
         self.food_bits, self.capsule_bits = food_bits, capsule_bits
         self.food_cells = np.array(food_cells, dtype=np.intp)
         self.capsule_cells = np.array(capsule_cells, dtype=np.intp)
@@ -410,6 +421,8 @@ def _item_row(distances: array[int], bits: list[int], cells: npt.NDArray[np.intp
     eager `_items_by_distance`."""
     if not len(cells):
         return _ItemRow(bits, array("i"), array("i"))
+    import numpy as np
+
     item_distances = np.frombuffer(distances, dtype=np.int32)[cells]
     ordinals = np.argsort(item_distances, kind="stable")
     return _ItemRow(bits, array("i", ordinals.astype(np.int32).tobytes()),
@@ -420,14 +433,13 @@ def _item_row(distances: array[int], bits: list[int], cells: npt.NDArray[np.intp
 
 @lru_cache(maxsize=64)
 def _all_pairs_cached(width: int, height: int,
-                      walls: frozenset[Position]) -> npt.NDArray[np.int32]:
+                      walls: frozenset[Position]) -> tuple[tuple[int, ...], ...]:
     cells = [(x, y) for x in range(width) for y in range(height) if (x, y) not in walls]
     number = {cell: i for i, cell in enumerate(cells)}
     neighbours = [[number[(x + dx, y + dy)] for dx, dy in ((-1, 0), (1, 0), (0, 1), (0, -1))
                    if (x + dx, y + dy) in number] for x, y in cells]
-    matrix = np.full((len(cells), len(cells)), UNREACHABLE, dtype=np.int32)
+    rows: list[tuple[int, ...]] = []
     for source in range(len(cells)):
-        row = matrix[source]
         seen = [-1] * len(cells)
         seen[source] = 0
         queue = deque([source])
@@ -438,12 +450,12 @@ def _all_pairs_cached(width: int, height: int,
                 if seen[there] < 0:
                     seen[there] = step
                     queue.append(there)
-        row[:] = [d if d >= 0 else UNREACHABLE for d in seen]
-    matrix.setflags(write=False)
-    return matrix
+        rows.append(tuple(d if d >= 0 else UNREACHABLE for d in seen))
+    return tuple(rows)
 
 
-def _all_pairs(width: int, height: int, walls: frozenset[Position]) -> npt.NDArray[np.int32]:
+def _all_pairs(width: int, height: int,
+               walls: frozenset[Position]) -> tuple[tuple[int, ...], ...]:
     return _all_pairs_cached(width, height, walls)
 
 

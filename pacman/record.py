@@ -40,7 +40,7 @@ class GameRecord:
     think_time: tuple[float, ...] = field(default=(), compare=False)
     pacman_move_times: tuple[float, ...] = field(default=(), compare=False)
     #: a traced search's summary for each Pacman move (None where it was not traced); empty
-    #: when no move was traced (`agents.trace`)
+    #: when no move was traced (`pacman.agents.trace`)
     pacman_traces: tuple[dict[str, Any] | None, ...] = field(default=(), compare=False)
 
     @property

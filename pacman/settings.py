@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pacman.errors import SettingsError
+
 __all__ = ["SettingsError", "parse_settings", "typed"]
-
-
-class SettingsError(ValueError):
-    """Settings text that cannot be read."""
 
 
 def parse_settings(text: str | None) -> dict[str, Any]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pacman.errors import IllegalMoveError
 from pacman.layout import Layout, Position
 from pacman.maze import Maze, Point, maze_for
+from pacman.regions import pacman_is_trapped, safe_cell_count
 from pacman.rules import (
     EAST,
     FOOD_POINTS,
@@ -24,10 +26,6 @@ from pacman.rules import (
 
 PLAYING, WON, LOST = 0, 1, 2
 _PACMAN_CHAR = {NORTH: "v", SOUTH: "^", WEST: ">", EAST: "<", STOP: "<"}  # CS188's mouth
-
-
-class IllegalMoveError(ValueError):
-    """An action that the rules do not allow, or a move after the game ended."""
 
 
 class GameState:
@@ -341,88 +339,13 @@ class GameState:
         shortest path), so it holds a loop exactly when it has as many links as cells; cells
         are visited nearest first and the scan stops at the first loop or where the region ends.
         """
-        maze = self._maze
-        cell_at, distances = maze.cell_at, maze.distances
-        ghosts = self._ghosts
-        rows = [distances[cell_at[where]]
-                for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
-        if not rows:
-            return False
-        here = cell_at[self._pac]
-        own = distances[here]
-        neighbours = maze.neighbours
-        inside: set[int] = set()
-        links = 0
-        frontier = 0  # distance of the farthest region cell seen so far
-        for cell in maze.cells_by_distance[here]:
-            mine = own[cell]
-            if mine > frontier + 1:
-                break
-            if all(mine < row[cell] for row in rows):
-                inside.add(cell)
-                if most is not None and len(inside) > most:
-                    return False
-                frontier = mine
-                for other in neighbours[cell]:
-                    if other in inside:
-                        links += 1
-                if links >= len(inside):
-                    return False
-        return True
+        return pacman_is_trapped(self._maze, self._pac, self._ghosts, most)
 
     def safe_cell_count(self, limit: int) -> int:
         """How many free cells Pacman reaches strictly before every non-scared ghost (its
         Voronoi region in maze distance), counted up to `limit`. Small when ghosts close in
         from several sides."""
-        maze = self._maze
-        cell_at, distances = maze.cell_at, maze.distances
-        ghosts = self._ghosts
-        rows = [distances[cell_at[where]]
-                for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
-        here = cell_at[self._pac]
-        reachable = maze.cells_by_distance[here]
-        if not rows:
-            return min(limit, len(reachable))
-        own = distances[here]
-        count = 0
-        # Nearest cells first: the count usually reaches `limit` after a few cells. The region
-        # is connected along shortest paths (the cell before a region cell on Pacman's way is
-        # in it too), so once a whole distance passes without one, no farther cell is in it.
-        frontier = 0  # distance of the farthest region cell seen so far
-        if len(rows) == 1:
-            theirs = rows[0]
-            for cell in reachable:
-                mine = own[cell]
-                if mine < theirs[cell]:
-                    count += 1
-                    if count >= limit:
-                        break
-                    frontier = mine
-                elif mine > frontier + 1:
-                    break
-            return count
-        if len(rows) == 2:
-            first, second = rows
-            for cell in reachable:
-                mine = own[cell]
-                if mine < first[cell] and mine < second[cell]:
-                    count += 1
-                    if count >= limit:
-                        break
-                    frontier = mine
-                elif mine > frontier + 1:
-                    break
-            return count
-        for cell in reachable:
-            mine = own[cell]
-            if all(mine < row[cell] for row in rows):
-                count += 1
-                if count >= limit:
-                    break
-                frontier = mine
-            elif mine > frontier + 1:
-                break
-        return count
+        return safe_cell_count(self._maze, self._pac, self._ghosts, limit)
 
     def maze_distance(self, a: Point, b: Point) -> float:
         """Shortest path between two positions through this layout's maze."""

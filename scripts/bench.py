@@ -64,8 +64,8 @@ def bench_successors(repeat: int) -> dict[str, Any]:
 
 def bench_games(repeat: int, games: int = 200) -> dict[str, Any]:
     """Agent steps/s of whole games: random Pacman vs random ghosts on mediumClassic."""
-    from agents.ghosts import RandomGhost
-    from agents.simple import RandomAgent
+    from pacman.agents.ghosts import RandomGhost
+    from pacman.agents.simple import RandomAgent
 
     layout = load_layout("mediumClassic")
 
@@ -84,8 +84,8 @@ def bench_games(repeat: int, games: int = 200) -> dict[str, Any]:
 
 def bench_memory(games: int = 1000) -> dict[str, Any]:
     """Traced memory after 100 and after `games` random games: it must stay flat."""
-    from agents.ghosts import RandomGhost
-    from agents.simple import RandomAgent
+    from pacman.agents.ghosts import RandomGhost
+    from pacman.agents.simple import RandomAgent
 
     layout = load_layout("mediumClassic")
     tracemalloc.start()
@@ -102,7 +102,7 @@ def bench_memory(games: int = 1000) -> dict[str, Any]:
 
 def bench_search(repeat: int) -> dict[str, Any]:
     """Alpha-beta depth 3, `score` evaluation, from 20 mediumClassic positions."""
-    from agents.search import alphabeta
+    from pacman.agents.search import alphabeta
 
     states = positions("mediumClassic", 20, seed=2)
 
@@ -122,8 +122,8 @@ def bench_search(repeat: int) -> dict[str, Any]:
 
 def bench_search_deep(repeat: int) -> dict[str, Any]:
     """Alpha-beta depth 4 with `better` on smallClassic: seconds per move."""
-    from agents.evaluation import resolve_evaluation
-    from agents.search import alphabeta
+    from pacman.agents.evaluation import resolve_evaluation
+    from pacman.agents.search import alphabeta
 
     states = positions("smallClassic", 10, seed=3)
     better = resolve_evaluation("better")
@@ -145,7 +145,8 @@ def bench_batch(games: int = 200) -> dict[str, Any]:
     import tempfile
 
     from pacman.experiments import Progress, run_batch
-    from pacman.experiments.store import AgentSpec, GameConfig
+    from pacman.experiments.config import GameConfig
+    from pacman.task import AgentSpec
 
     config = GameConfig(AgentSpec.of("alphabeta", {"depth": 2, "evaluation": "better"}),
                         layout="smallClassic", max_moves=2000)  # a cap only as a safety net
@@ -178,8 +179,8 @@ def _cpu_seconds() -> tuple[float, float]:
 
 def _play_chunk(seeds: range) -> int:
     """Play the batch benchmark's games for `seeds` in this process (no batch machinery)."""
-    from agents.ghosts import RandomGhost
-    from agents.pacman_agents import AlphaBetaAgent
+    from pacman.agents.ghosts import RandomGhost
+    from pacman.agents.pacman_agents import AlphaBetaAgent
 
     layout = load_layout("smallClassic")
     for seed in seeds:
@@ -221,8 +222,8 @@ def open_room(width: int, height: int, food_every: int = 7) -> str:
 _BIG_START = """
 import json, resource, sys, time
 from pacman import GameState, parse_layout, run_game
-from agents.ghosts import DirectionalGhost
-from agents.pacman_agents import AlphaBetaAgent
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.pacman_agents import AlphaBetaAgent
 
 text, moves = sys.stdin.read(), int(sys.argv[1])
 started = time.perf_counter()
@@ -267,8 +268,8 @@ def midgame_pairs(count: int, seed: int) -> list[tuple[GameState, GameState]]:
     """`count` mediumClassic positions from the middle of real games (alpha-beta depth 2 with
     `better` against two directional ghosts), Pacman to move: food eaten, ghosts hunting. Each
     comes after the position of Pacman's move before it."""
-    from agents.ghosts import DirectionalGhost
-    from agents.pacman_agents import AlphaBetaAgent
+    from pacman.agents.ghosts import DirectionalGhost
+    from pacman.agents.pacman_agents import AlphaBetaAgent
 
     layout = load_layout("mediumClassic")
     rng = random.Random(seed)
@@ -299,10 +300,10 @@ def bench_anytime(repeat: int) -> dict[str, Any]:
     without exact (Star1) pruning."""
     import statistics
 
-    from agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
-    from agents.evaluation import NAMED
-    from agents.pacman_agents import _ghosts_closing_in_first as order
-    from agents.search import alphabeta, expectimax
+    from pacman.agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
+    from pacman.agents.evaluation import NAMED
+    from pacman.agents.pacman_agents import _ghosts_closing_in_first as order
+    from pacman.agents.search import alphabeta, expectimax
 
     better = NAMED["better"]
     pairs = midgame_pairs(20, seed=10)
@@ -384,10 +385,10 @@ def bench_quiescence(repeat: int) -> dict[str, Any]:
     dots' worth)."""
     import statistics
 
-    from agents.anytime import TranspositionTable, iterative_search
-    from agents.evaluation import NAMED
-    from agents.pacman_agents import _ghosts_closing_in_first as order
-    from agents.pacman_agents import live_position, quiet_moves
+    from pacman.agents.anytime import TranspositionTable, iterative_search
+    from pacman.agents.evaluation import NAMED
+    from pacman.agents.pacman_agents import _ghosts_closing_in_first as order
+    from pacman.agents.pacman_agents import live_position, quiet_moves
 
     better = NAMED["better"]
     states = [position for _, position in midgame_pairs(20, seed=10)]
@@ -434,11 +435,11 @@ def bench_cutoff(repeat: int) -> dict[str, Any]:
     there, and the depth completed in 0.1 s."""
     import statistics
 
-    from agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
-    from agents.evaluation import NAMED
-    from agents.ghosts import directional_distribution
-    from agents.pacman_agents import _ghosts_closing_in_first as order
-    from agents.pacman_agents import live_position, quiet_moves
+    from pacman.agents.anytime import CHANCE, MAX, TranspositionTable, iterative_search
+    from pacman.agents.evaluation import NAMED
+    from pacman.agents.ghosts import directional_distribution
+    from pacman.agents.pacman_agents import _ghosts_closing_in_first as order
+    from pacman.agents.pacman_agents import live_position, quiet_moves
 
     states = [position for _, position in midgame_pairs(20, seed=10)]
 
@@ -473,7 +474,7 @@ def bench_escape(repeat: int) -> dict[str, Any]:
     milliseconds per move (best of `repeat`), and at how many positions it cut a root move."""
     import statistics
 
-    from agents.escape import escape_root
+    from pacman.agents.escape import escape_root
 
     states = [state for pair in midgame_pairs(20, seed=10) for state in pair]
     figures: dict[str, Any] = {}
@@ -538,6 +539,34 @@ def bench_env(repeat: int, steps: int = 20_000) -> dict[str, Any]:
     return figures
 
 
+def bench_startup(runs: int = 10) -> dict[str, Any]:
+    """Start-up: the median wall time of `pacman --version` and of one quiet random game on
+    testClassic, each as a whole process, against a bare `python -c pass`, run in turn
+    (A B C A B C ...) `runs` times; the ratios are the figures that carry across machines."""
+    import shutil
+    import statistics
+    import subprocess
+
+    pacman = shutil.which("pacman")
+    launcher = [pacman] if pacman else [sys.executable, "-m", "pacman"]
+    commands = {
+        "python_pass": [sys.executable, "-c", "pass"],
+        "version": [*launcher, "--version"],
+        "play_random": [*launcher, "play", "-q", "-p", "random", "-l", "testClassic", "-n", "1"],
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs + 1):  # the first round warms the file cache and is not counted
+        for name, command in commands.items():
+            started = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            times[name].append(time.perf_counter() - started)
+    medians = {name: statistics.median(values[1:]) for name, values in times.items()}
+    return {"python_pass_s": medians["python_pass"], "version_s": medians["version"],
+            "play_random_s": medians["play_random"],
+            "version_ratio": medians["version"] / medians["python_pass"],
+            "play_random_ratio": medians["play_random"] / medians["python_pass"], "runs": runs}
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -561,6 +590,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "quiescence": lambda a: bench_quiescence(a.repeat),
     "cutoff": lambda a: bench_cutoff(a.repeat),
     "escape": lambda a: bench_escape(a.repeat),
+    "startup": lambda a: bench_startup(),
 }
 
 

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from agents.ghosts import RandomGhost
-from agents.simple import RandomAgent
 from pacman import GameState, load_layout, run_game
+from pacman.agents.ghosts import RandomGhost
+from pacman.agents.simple import RandomAgent
 from pacman.display.base import Display, NullDisplay
 
 

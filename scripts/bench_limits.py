@@ -4,7 +4,7 @@
 
 Random Pacman and random ghosts on mediumClassic (cheap agents, so the cost of the limits
 shows): agent steps per second of `run_game` with no limit, of `run_game` with a per-move
-limit (a timer set around every move), and of `pacman.watched.WatchedGames` (the game in a
+limit (a timer set around every move), and of `pacman.hosting.watched.WatchedGames` (the game in a
 child process that is stopped when late: one message per move).
 """
 
@@ -13,10 +13,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.ghosts import RandomGhost
-from agents.simple import RandomAgent
 from pacman import load_layout, run_game
-from pacman.watched import GameSpec, WatchedGames
+from pacman.agents.ghosts import RandomGhost
+from pacman.agents.simple import RandomAgent
+from pacman.hosting.watched import WatchedGames
+from pacman.task import AgentSpec, GameSpec
+
+RANDOM, GHOST = AgentSpec("RandomAgent"), AgentSpec("RandomGhost")
 
 
 def main() -> None:
@@ -36,17 +39,18 @@ def main() -> None:
 
     def watched() -> tuple[int, float]:
         with WatchedGames() as games:
-            games.play(GameSpec(layout, "RandomAgent", {}, "RandomGhost", {}, 2, 0, 5, 10.0))
+            games.play(GameSpec.of(layout, RANDOM, GHOST, 2, 0, max_moves=5,
+                                   move_time_limit=10.0))
             steps, started = 0, time.perf_counter()  # the child's start-up is not counted
             for seed in range(args.games):
-                record = games.play(GameSpec(layout, "RandomAgent", {}, "RandomGhost", {}, 2,
-                                             seed, 300, 10.0))
+                record = games.play(GameSpec.of(layout, RANDOM, GHOST, 2, seed, max_moves=300,
+                                                move_time_limit=10.0))
                 steps += len(record.actions)
             return steps, time.perf_counter() - started
 
     started = time.perf_counter()
     with WatchedGames() as games:
-        games.play(GameSpec(layout, "RandomAgent", {}, "RandomGhost", {}, 2, 0, 1, 10.0))
+        games.play(GameSpec.of(layout, RANDOM, GHOST, 2, 0, max_moves=1, move_time_limit=10.0))
     print(f"starting a watched child and its first game: {time.perf_counter() - started:.2f} s")
     for name, run in (("unlimited, in this process", lambda: in_process(None)),
                       ("--timeout 10, in this process", lambda: in_process(10.0)),

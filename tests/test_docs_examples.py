@@ -1,5 +1,5 @@
-"""Every Python example of the documentation runs: the `>>>` sessions of docs/*.md as
-doctests, from the project's folder as the pages say."""
+"""Every Python example of the documentation runs: the `>>>` sessions of the README and of
+docs/*.md as doctests, from the project's folder as the pages say."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted(page for page in (ROOT / "docs").glob("*.md")
+PAGES = sorted(page for page in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
                if ">>> " in page.read_text(encoding="utf-8"))
 
 
 def test_the_sessions_are_found() -> None:
     names = {page.name for page in PAGES}
-    assert {"state-api.md", "agents.md", "rules.md", "research.md"} <= names
+    assert {"README.md", "state-api.md", "agents.md", "rules.md", "research.md"} <= names
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)

@@ -99,11 +99,11 @@ NUMBERS = st.sampled_from(["0", "1", "2", "3", "-1", "0.5", "1e3", "nan", "inf",
 AGENTS = st.sampled_from([
     "greedy", "random", "RandomAgent", "ReflexAgent", "minimax", "alphabeta", "expectimax",
     "GreedyAgent", "keyboard", "nope", ":", "x:", ":Y", "builtins:object", "builtins:int",
-    "os:path", "../x:y", "agents.simple:RandomAgent", "agents.simple:Nope",
+    "os:path", "../x:y", "pacman.agents.simple:RandomAgent", "pacman.agents.simple:Nope",
     "pacman.state:GameState", "sys:exit", "json:loads", "tests/cases/x.py:A", "a" * 300,
 ])
 GHOSTS = st.sampled_from(["RandomGhost", "directional", "adversarial", "random", "nope",
-                          "greedy", "builtins:object", "agents.ghosts:RandomGhost"])
+                          "greedy", "builtins:object", "pacman.agents.ghosts:RandomGhost"])
 SETTINGS = st.sampled_from([
     "", "depth=1", "depth=2", "depth=0", "depth=-3", "depth=x", "depth=nan", "depth=1e9",
     "evaluation=better", "evaluation=score:1,food:-1", "evaluation=score:nan",

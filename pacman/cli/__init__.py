@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from pacman.cli import (
+    agents,
     assumptions,
     batch,
     compare,
@@ -27,9 +28,9 @@ from pacman.cli import (
     tournament,
     tune,
 )
-from pacman.cli.options import Parser, UsageError, parse_settings
+from pacman.cli.options import Parser, parse_settings
+from pacman.errors import PacmanError, UsageError
 from pacman.interrupts import mark_user_interrupts
-from pacman.layout import LayoutError
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "parse_settings"]
 
@@ -38,7 +39,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "batch": batch.run, "table": table.run_table, "plot": table.run_plot,
     "assumptions": assumptions.run, "demo": demo.run, "explain": explain.run,
     "export": export.run, "compare": compare.run, "tournament": tournament.run,
-    "tune": tune.run,
+    "tune": tune.run, "agents": agents.run,
 }
 
 
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="pacman", description="The classic Pacman multi-agent environment.")
     parser.add_argument("--version", action="version", version=f"pacman {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
-    for module in (play, layouts, grade, explain, replay, batch, compare, tournament, tune,
+    for module in (play, layouts, agents, grade, explain, replay, batch, compare, tournament, tune,
                    table, export, assumptions, demo):
         module.add_parser(commands)
     return parser
@@ -57,9 +58,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pacman` console script."""
-    from agents.registry import RegistryError
-    from pacman.replay import ReplayError
-
     mark_user_interrupts()
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -71,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
         return COMMANDS[args.command](args)
-    except (UsageError, LayoutError, RegistryError, ReplayError) as error:
+    except PacmanError as error:  # every user-facing error: one line, exit 2
         print(f"pacman: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

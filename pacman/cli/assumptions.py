@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from pacman.cli.options import UsageError, positive_int
+from pacman.cli.options import positive_int
+from pacman.errors import UsageError
 
 #: `pacman.experiments.headline.LAYOUTS` and `EVALUATION`, for the help text.
 FAMILY = ("assumptions", "assumptions-chase", "assumptions-grid", "assumptions-two",
@@ -44,9 +45,8 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """`pacman assumptions`: play (or resume) the headline experiment and print its tables."""
     from pacman.cli.progress import BatchProgress
-    from pacman.experiments import BatchError, BatchInterrupted
+    from pacman.experiments import BatchInterrupted
     from pacman.experiments import headline as experiments
-    from pacman.experiments.store import StoreError
 
     layouts = args.layout or list(experiments.LAYOUTS)
     if not args.evaluation.strip():
@@ -62,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
               f"{args.out}; run the same command again to resume", file=sys.stderr)
         return 130
-    except (BatchError, StoreError) as error:
-        raise UsageError(str(error)) from None
     print(experiments.format_report(tables, args.evaluation.strip()))
     print()
     print(f"{result.stored} games played now, {result.already} were already in {result.path}"

@@ -10,13 +10,13 @@ from typing import Any
 
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
-    UsageError,
     non_negative_float,
     non_negative_int,
     parse_settings,
     typed,
 )
 from pacman.cli.progress import LOG_EVERY, BatchProgress
+from pacman.errors import UsageError
 
 DEFAULT_RESULTS = "results/pacman.db"
 
@@ -64,9 +64,9 @@ def add_parser(commands: Any) -> None:
     batch.add_argument("--max-moves", type=_whole("max_moves"), default=None,
                        help="cap on Pacman moves, outcome 'capped' (default "
                             f"{DEFAULT_MAX_MOVES}; 0 lifts the cap)")
-    batch.add_argument("--move-timeout", type=_seconds, default=None,
+    batch.add_argument("--move-timeout", dest="move_time_limit", type=_seconds, default=None,
                        help="seconds allowed per move (outcome 'timeout')")
-    batch.add_argument("--game-timeout", type=_seconds, default=None,
+    batch.add_argument("--game-timeout", dest="game_time_limit", type=_seconds, default=None,
                        help="seconds allowed per game: its worker is stopped and the game "
                             "recorded as 'timeout'")
     batch.add_argument("-j", "--jobs", type=_whole("jobs"), default=None,
@@ -154,8 +154,8 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
                  agents_file: str | None) -> list[Any]:
     """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets; with an agents
     file, a plain name of one of its classes names that class."""
-    from agents.registry import resolve_name
-    from pacman.experiments.store import AgentSpec
+    from pacman.agents.registry import resolve_name
+    from pacman.task import AgentSpec
 
     texts: Sequence[str | None] = shared or [None]
     shared_sets = [grid for text in texts for grid in _settings_grid(text)]
@@ -178,8 +178,8 @@ def _check_experiment(experiment: Any, path: str) -> None:
         if value is not None and not low <= value <= high:
             raise UsageError(f"{path}: {option} must be a whole number from {low} to {high}, "
                              f"got {_cut(str(value))}")
-    for option, seconds in (("move_timeout", experiment.move_timeout),
-                            ("game_timeout", experiment.game_timeout)):
+    for option, seconds in (("move_timeout", experiment.move_time_limit),
+                            ("game_timeout", experiment.game_time_limit)):
         if seconds is not None:
             try:
                 _seconds(str(seconds))
@@ -191,15 +191,15 @@ def _clamp_ghosts(configs: Sequence[Any]) -> list[Any]:
     """The configurations with no more ghosts than their layout has, as `pacman play` does."""
     import dataclasses
 
-    from pacman.layout import load_layout
+    from pacman.layout import Layout, ghosts_in_play, load_layout
 
-    available: dict[str, int] = {}
+    layouts: dict[str, Layout] = {}
     clamped = []
     for config in configs:
         if config.num_ghosts is not None:
-            if config.layout not in available:
-                available[config.layout] = len(load_layout(config.layout).ghost_starts)
-            count = min(config.num_ghosts, available[config.layout])
+            if config.layout not in layouts:
+                layouts[config.layout] = load_layout(config.layout)
+            count = ghosts_in_play(layouts[config.layout], config.num_ghosts, clamp=True)
             config = dataclasses.replace(config, num_ghosts=count)
         clamped.append(config)
     return clamped
@@ -213,8 +213,8 @@ def run(args: argparse.Namespace) -> int:
     """`pacman batch`: play a grid of configurations x N seeds into a results file."""
     import signal
 
+    from pacman.errors import BatchError
     from pacman.experiments import (
-        BatchError,
         BatchInterrupted,
         DaskBackend,
         Experiment,
@@ -223,67 +223,64 @@ def run(args: argparse.Namespace) -> int:
         resolve_configs,
         run_batch,
     )
-    from pacman.experiments.store import AgentSpec, StoreError
+    from pacman.task import AgentSpec
 
-    try:
-        experiment = Experiment()
-        if args.experiment:
-            try:
-                experiment = load_experiment(args.experiment)
-            except RecursionError:  # in the JSON/TOML parser, or in our checks of its values
-                raise UsageError(f"{args.experiment}: nested too deeply to be an experiment "
-                                 "file") from None
-            except BatchError:
-                raise
-            except ValueError as error:  # e.g. an integer of more than 4,300 digits
-                raise UsageError(f"{args.experiment}: {error}") from None
-            _check_experiment(experiment, args.experiment)
-        if args.agent_args and not args.pacman:
-            raise UsageError("-a/--agent-args applies to -p agents: give -p too")
-        if args.ghost_args and not args.ghosts:
-            args.ghosts = ["RandomGhost"]
-        pacman = (_agent_specs(args.pacman, args.agent_args, "pacman", args.agents)
-                  if args.pacman
-                  else list(experiment.pacman))
-        if not pacman:
-            raise UsageError("no Pacman agent: give -p AGENT, or an experiment file with "
-                             "'pacman'")
-        ghosts = (_agent_specs(args.ghosts, args.ghost_args, "ghost", args.agents)
-                  if args.ghosts
-                  else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
-        if args.scheduler and args.backend != "dask":
-            raise UsageError("--scheduler needs --backend dask")
-        grid = Grid(pacman=pacman, ghosts=ghosts,
-                    layouts=args.layout or experiment.layouts or ("mediumClassic",),
-                    num_ghosts=args.num_ghosts or experiment.num_ghosts or (None,),
-                    max_moves=_first(args.max_moves, experiment.max_moves,
-                                     DEFAULT_MAX_MOVES) or None,
-                    move_timeout=_first(args.move_timeout, experiment.move_timeout))
-        games = _first(args.games, experiment.games, 10)
-        seed = _first(args.seed, experiment.seed, 0)
-        game_timeout = _first(args.game_timeout, experiment.game_timeout)
-        configs = resolve_configs(_clamp_ghosts(grid.configs()))
-        if args.dry_run:
-            return _dry_run(configs, games, seed, args.out)
-        backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
-
-        def terminate(signum: int, frame: Any) -> None:
-            raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
-
-        previous = signal.signal(signal.SIGTERM, terminate)
+    experiment = Experiment()
+    if args.experiment:
         try:
-            with BatchProgress(args.progress_every) as progress:
-                result = run_batch(configs, games=games, store=args.out, seed=seed,
-                                   jobs=args.jobs, backend=backend, game_timeout=game_timeout,
-                                   on_progress=progress)
-        except BatchInterrupted as stop:
-            return interrupted(stop, args.out)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-            if backend is not None:
-                backend.shutdown()
-    except (BatchError, StoreError) as error:
-        raise UsageError(str(error)) from None
+            experiment = load_experiment(args.experiment)
+        except RecursionError:  # in the JSON/TOML parser, or in our checks of its values
+            raise UsageError(f"{args.experiment}: nested too deeply to be an experiment "
+                             "file") from None
+        except BatchError:
+            raise
+        except ValueError as error:  # e.g. an integer of more than 4,300 digits
+            raise UsageError(f"{args.experiment}: {error}") from None
+        _check_experiment(experiment, args.experiment)
+    if args.agent_args and not args.pacman:
+        raise UsageError("-a/--agent-args applies to -p agents: give -p too")
+    if args.ghost_args and not args.ghosts:
+        args.ghosts = ["RandomGhost"]
+    pacman = (_agent_specs(args.pacman, args.agent_args, "pacman", args.agents)
+              if args.pacman
+              else list(experiment.pacman))
+    if not pacman:
+        raise UsageError("no Pacman agent: give -p AGENT, or an experiment file with "
+                         "'pacman'")
+    ghosts = (_agent_specs(args.ghosts, args.ghost_args, "ghost", args.agents)
+              if args.ghosts
+              else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
+    if args.scheduler and args.backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
+    grid = Grid(pacman=pacman, ghosts=ghosts,
+                layouts=args.layout or experiment.layouts or ("mediumClassic",),
+                num_ghosts=args.num_ghosts or experiment.num_ghosts or (None,),
+                max_moves=_first(args.max_moves, experiment.max_moves,
+                                 DEFAULT_MAX_MOVES) or None,
+                move_time_limit=_first(args.move_time_limit, experiment.move_time_limit))
+    games = _first(args.games, experiment.games, 10)
+    seed = _first(args.seed, experiment.seed, 0)
+    game_time_limit = _first(args.game_time_limit, experiment.game_time_limit)
+    configs = resolve_configs(_clamp_ghosts(grid.configs()))
+    if args.dry_run:
+        return _dry_run(configs, games, seed, args.out)
+    backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        with BatchProgress(args.progress_every) as progress:
+            result = run_batch(configs, games=games, store=args.out, seed=seed,
+                               jobs=args.jobs, backend=backend, game_time_limit=game_time_limit,
+                               on_progress=progress)
+    except BatchInterrupted as stop:
+        return interrupted(stop, args.out)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if backend is not None:
+            backend.shutdown()
     others = (f", {result.others} played by another batch at the same time" if result.others
               else "")
     print(f"{result.stored} games played, {result.already} already stored{others}: "
@@ -306,7 +303,8 @@ def run(args: argparse.Namespace) -> int:
 def _dry_run(configs: Sequence[Any], games: int, seed: int, out: str) -> int:
     from pathlib import Path
 
-    from pacman.experiments.store import GameTask, open_results
+    from pacman.experiments.config import GameTask
+    from pacman.experiments.store import open_results
 
     done: set[tuple[str, int, str]] = set()
     if Path(out).is_file() and Path(out).stat().st_size:  # (an empty file would become one)

@@ -11,8 +11,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, interrupted
-from pacman.cli.options import DEFAULT_MAX_MOVES, UsageError, non_negative_float
+from pacman.cli.options import DEFAULT_MAX_MOVES, non_negative_float
 from pacman.cli.progress import LOG_EVERY, BatchProgress
+from pacman.errors import UsageError
 
 DEFAULT_RESULTS = "results/compare.db"
 DEFAULT_GAMES = 100
@@ -62,7 +63,7 @@ def add_board_options(parser: Any, games: int, out: str, games_help: str) -> Non
                              "board")
     parser.add_argument("--max-moves", type=_whole("max_moves"), default=DEFAULT_MAX_MOVES,
                         help=f"cap on Pacman moves (default {DEFAULT_MAX_MOVES}; 0 lifts it)")
-    parser.add_argument("--game-timeout", type=_seconds, default=None,
+    parser.add_argument("--game-timeout", dest="game_time_limit", type=_seconds, default=None,
                         help="seconds allowed per game (a killed game has no score)")
     parser.add_argument("-j", "--jobs", type=_whole("jobs"), default=None,
                         help="worker processes (default: all cores)")
@@ -96,8 +97,8 @@ def one_spec(text: str, role: str, agents_file: str | None) -> Any:
 
 def paired_configs(pacman: Any, ghost: Any, args: argparse.Namespace) -> list[Any]:
     """`pacman` against `ghost` on every board of `-l` x `-k`, paired, resolved."""
+    from pacman.experiments.config import GameConfig
     from pacman.experiments.grid import resolve_configs
-    from pacman.experiments.store import GameConfig
 
     configs = [GameConfig(pacman, ghost, count, layout, args.max_moves or None, None,
                           paired=True)
@@ -109,8 +110,6 @@ def paired_configs(pacman: Any, ghost: Any, args: argparse.Namespace) -> list[An
 @contextmanager
 def batch_errors() -> Iterator[None]:
     """Batch and store errors as one line (UsageError); SIGTERM stops like Ctrl-C."""
-    from pacman.experiments import BatchError
-    from pacman.experiments.store import StoreError
 
     def terminate(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt  # `kill` stops the games like Ctrl-C: finished games stay
@@ -118,8 +117,6 @@ def batch_errors() -> Iterator[None]:
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         yield
-    except (BatchError, StoreError) as error:
-        raise UsageError(str(error)) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -130,7 +127,7 @@ def play(configs: Sequence[Any], games: int, args: argparse.Namespace) -> None:
 
     with BatchProgress(args.progress_every) as progress:
         run_batch(configs, games=games, store=args.out, seed=args.seed, jobs=args.jobs,
-                  game_timeout=args.game_timeout, on_progress=progress)
+                  game_time_limit=args.game_time_limit, on_progress=progress)
 
 
 def stored_games(configs: Sequence[Any], games: int, args: argparse.Namespace

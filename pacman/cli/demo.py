@@ -11,19 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pacman.cli.options import (
-    UsageError,
-    make_display,
-    number_in,
-    positive_int,
-    seed_int,
-)
-from pacman.demos.base import Demo, Verdict
+from pacman.cli.options import make_display, number_in, positive_int, seed_int
 from pacman.display.base import Display, GameRestart, MoveInfo
+from pacman.errors import UsageError
 from pacman.record import GameRecord, Outcome
-from pacman.state import GameState
+
+if TYPE_CHECKING:
+    from pacman.demos.base import Demo, Verdict
+    from pacman.state import GameState
 
 #: Most games per matchup `--games` accepts: far beyond any sensible demo.
 MAX_GAMES = 100_000
@@ -60,15 +57,12 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman demo [NAME]`: list, show or measure a demo."""
-    from pacman.demos import UnknownDemo, all_demos, find_demo
+    from pacman.demos import all_demos, find_demo
 
     if args.name is None:
         print(format_list(all_demos()))
         return 0
-    try:
-        demo = find_demo(args.name)
-    except UnknownDemo as error:
-        raise UsageError(str(error)) from None
+    demo = find_demo(args.name)
     if args.jobs is not None and not args.quiet:
         raise UsageError("-j/--jobs is for -q (the window plays one game at a time)")
     if args.quiet:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pacman.cli.options import UsageError, positive_int
+from pacman.cli.options import positive_int
+from pacman.errors import UsageError
 
 DESCRIPTION = """\
 Show the tree a search explores, node by node: each node's value, the alpha-beta window it was
@@ -103,8 +104,8 @@ class Problem:
 
 def search(problem: Problem, method: str, max_nodes: int) -> Any:
     """Run `method` on the problem with a trace; a search that cannot run is a UsageError."""
-    from agents.trace import traced_search
-    from pacman.grading.tree import TreeError
+    from pacman.agents.trace import traced_search
+    from pacman.grading.reference.tree import TreeError
 
     try:
         decision = traced_search(method, problem.root(), problem.depth, problem.evaluate,
@@ -120,14 +121,17 @@ def search(problem: Problem, method: str, max_nodes: int) -> Any:
 def run(args: argparse.Namespace) -> int:
     """`pacman explain`: print the tree (and write the page or picture); 1 when a student's
     agent departs from the solution."""
-    from agents.trace import format_tree
+    from pacman.agents.trace import format_tree
 
     problem, case = _problem(args)
     if args.agents is not None and case is None:
         raise UsageError("--agents needs a tree case (CASE.test)")
     decision = search(problem, problem.method, args.max_nodes)
-    student = None if args.agents is None or case is None else compare_student(case,
-                                                                               args.agents)
+    student = None
+    if args.agents is not None and case is not None:
+        from pacman.grading.compare import compare_student
+
+        student = compare_student(case, args.agents)
     methods = list(_METHOD_CHOICES)
     traces = {problem.method: decision.trace}
     if args.compare or args.html:
@@ -194,24 +198,17 @@ def _problem(args: argparse.Namespace) -> tuple[Problem, Any]:
         if args.move is None:
             raise UsageError(f"{args.source}: a replay needs --move N (Pacman's N-th move)")
         return _replay_problem(args), None
-    case = _load_case(args.source)
+    from pacman.grading.cases.parser import load_case
+
+    case = load_case(args.source)
     if any(v is not None for v in (args.method, args.depth, args.evaluation)):
         raise UsageError("--method, --depth and --evaluation go with a replay or a layout; a "
                          "tree case has its own")
     return _case_problem(args.source, case), case
 
 
-def _load_case(path: str) -> Any:
-    from pacman.grading.parser import TestCaseError, load_case
-
-    try:
-        return load_case(path)
-    except (OSError, TestCaseError) as error:
-        raise UsageError(str(error)) from None
-
-
 def _case_problem(path: str, case: Any) -> Problem:
-    from pacman.grading.tree import TreeRun, tree_evaluation
+    from pacman.grading.reference.tree import TreeRun, tree_evaluation
 
     method = _METHODS.get(case.alg)
     if method is None:
@@ -223,7 +220,7 @@ def _case_problem(path: str, case: Any) -> Problem:
 
 def _tree_evaluation(evaluate: Callable[[Any], float]) -> Callable[[Any], float]:
     """The tree's evaluation, whose mistakes (a node without a value) are usage errors."""
-    from pacman.grading.tree import TreeError
+    from pacman.grading.reference.tree import TreeError
 
     def checked(state: Any) -> float:
         try:
@@ -235,7 +232,8 @@ def _tree_evaluation(evaluate: Callable[[Any], float]) -> Callable[[Any], float]
 
 def _position_problem(args: argparse.Namespace) -> Problem:
     from pacman import GameState
-    from pacman.layout import LayoutError, load_layout
+    from pacman.errors import LayoutError
+    from pacman.layout import load_layout
 
     try:
         layout = load_layout(args.layout)
@@ -255,8 +253,8 @@ def _position_problem(args: argparse.Namespace) -> Problem:
 
 
 def _evaluation(name: str) -> Callable[[Any], float]:
-    from agents.evaluation import resolve_evaluation
-    from agents.pacman_agents import score_evaluation
+    from pacman.agents.evaluation import resolve_evaluation
+    from pacman.agents.pacman_agents import score_evaluation
 
     if name == "score":
         return score_evaluation
@@ -279,14 +277,12 @@ def _evaluation(name: str) -> Callable[[Any], float]:
 
 
 def _replay_problem(args: argparse.Namespace) -> Problem:
-    from pacman.replay import ReplayError, load_replay, replay_states
+    from pacman.replay import load_replay, replay_states
 
     path = args.source
     try:
         replay = load_replay(path)
         states = replay_states(replay)
-    except ReplayError as error:
-        raise UsageError(str(error)) from None
     except OSError as error:
         raise UsageError(f"{path}: {error.strerror or error}") from None
     agents = states[0].num_agents
@@ -309,11 +305,11 @@ def _replay_problem(args: argparse.Namespace) -> Problem:
                          f"search is unknown: give {', '.join(missing)}")
     actions = chance = None
     if settings.get("allow_stop") == "False":
-        from agents.pacman_agents import _actions_without_stop
+        from pacman.agents.search_core import actions_without_stop
 
-        actions = _actions_without_stop
+        actions = actions_without_stop
     if settings.get("ghost_model") == "directional":
-        from agents.ghosts import directional_distribution
+        from pacman.agents.ghosts import directional_distribution
 
         chance = directional_distribution
     evaluate = _evaluation(evaluation)
@@ -340,108 +336,3 @@ def _described(description: str) -> dict[str, str]:
 
 def _int(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() and int(text) > 0 else None
-
-
-# ----------------------------------------------------------------------- a student's agent
-
-@dataclass
-class StudentRun:
-    """A student's agent on a tree case, beside the expected search."""
-
-    case: Any
-    expected: frozenset[str]
-    generated: frozenset[str]
-    notes: dict[str, str]
-    summary: list[str]
-    departure: str
-    passed: bool
-
-    def page_data(self) -> dict[str, Any]:
-        """The side-by-side of the page: the whole tree (minimax to the case's depth) twice,
-        marked with the expected and the agent's generated nodes, and the first difference."""
-        from agents.trace import traced_search
-        from pacman.grading.tree import TreeRun, tree_evaluation
-        from pacman.web.tree_page import view_data
-
-        case = self.case
-        try:
-            whole = traced_search("minimax", TreeRun(case.tree).root(), case.depth,
-                                  _tree_evaluation(tree_evaluation),
-                                  label=lambda state: str(state.node)).trace
-        except ValueError as error:
-            raise UsageError(f"the tree cannot be drawn: {error}") from None
-        assert whole is not None
-        data = whole.to_json()
-        first = self.departure.split(" ", 1)[0] if self.departure else ""
-        expected_marks: dict[int, str] = {}
-        agent_marks: dict[int, str] = {}
-        for node in data["nodes"]:
-            name = node.get("label")
-            ring = " first" if name == first else ""
-            if name not in self.expected:
-                expected_marks[node["id"]] = "absent" + ring
-            elif ring:
-                expected_marks[node["id"]] = ring.strip()
-            if name in self.generated and name not in self.expected:
-                agent_marks[node["id"]] = "extra" + ring
-            elif name in self.expected and name not in self.generated:
-                agent_marks[node["id"]] = "missing" + ring
-            elif name not in self.generated:
-                agent_marks[node["id"]] = "absent"
-            elif ring:
-                agent_marks[node["id"]] = ring.strip()
-        size = len(data["nodes"])
-        return {"lines": self.summary[:-1] if self.departure else self.summary,
-                "departure": f"first difference: {self.departure}" if self.departure
-                else "your agent generated exactly the expected nodes",
-                "views": [view_data(data, "expected (the solution's generated nodes)",
-                                    max_shown=size, marks=expected_marks),
-                          view_data(data, "your agent's generated nodes", max_shown=size,
-                                    marks=agent_marks)]}
-
-
-def compare_student(case: Any, agents_path: str) -> StudentRun:
-    """Run the agent file's class for the case's algorithm; what it did against the solution."""
-    from pacman.grading.departure import first_departure
-    from pacman.grading.runner import GradingError, load_agents_module, run_agent
-
-    try:
-        module = load_agents_module(agents_path)
-    except GradingError as error:
-        raise UsageError(str(error)) from None
-    agent_class = getattr(module, case.alg, None)
-    if agent_class is None:
-        raise UsageError(f"{agents_path} has no {case.alg}")
-    actual = run_agent(agent_class, case, case.depth)
-    expected = case.expected_generated
-    notes = dict.fromkeys(expected - actual.generated, "your agent did not generate it")
-    extra = sorted(actual.generated - expected)
-    summary = []
-    if actual.error is not None:
-        summary.append(f"your agent: {actual.error}")
-    summary.append(f"your agent chose {actual.action or '(nothing)'}, expected "
-                   f"{case.expected_action}")
-    if extra:
-        summary.append(f"your agent also generated: {' '.join(extra)}")
-    departure = first_departure(case, actual.generated)
-    summary.append(f"first difference: {departure}" if departure else
-                   "your agent generated exactly the expected nodes")
-    return StudentRun(case, expected, actual.generated, notes, summary, departure,
-                      actual.same_as(case.expected_action, expected))
-
-
-def student_page(case_path: str, agents_path: str, max_shown: int = DEFAULT_MAX_SHOWN) -> str:
-    """The tree page of a tree case with a student's agent beside the expected search (what
-    `pacman grade --explain` writes for a failing case)."""
-    case = _load_case(case_path)
-    problem = _case_problem(case_path, case)
-    student = compare_student(case, agents_path)
-    from pacman.web.tree_page import render_page, view_data
-
-    views = []
-    for method in _METHOD_CHOICES:
-        view = view_data(search(problem, method, DEFAULT_MAX_NODES).trace.to_json(),
-                         _TITLES[method], max_shown=max_shown)
-        view["primary"] = method == problem.method
-        views.append(view)
-    return render_page(problem.title, views, student=student.page_data())

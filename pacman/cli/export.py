@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pacman.cli.options import UsageError
+from pacman.errors import UsageError
 
 
 def add_parser(commands: Any) -> None:
@@ -26,16 +26,14 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman export`: write the rows; one line says how many and where."""
-    from pacman.experiments.export import ExportError, write_games
-    from pacman.experiments.store import StoreError, open_results
-    from pacman.experiments.table import TableError, select_code
+    from pacman.experiments.export import write_games
+    from pacman.experiments.store import open_results
+    from pacman.experiments.table import select_code
 
     try:
         with open_results(args.results) as store:
             games, _ = select_code(store.games(), args.code.strip() or "all")
         count = write_games(games, args.out)
-    except (StoreError, TableError, ExportError) as error:
-        raise UsageError(str(error)) from None
     except OSError as error:
         raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
     print(f"wrote {count} games to {args.out}")

@@ -6,9 +6,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pacman.cli.options import UsageError, non_negative_int, positive_float, positive_int
+from pacman.cli.options import non_negative_int, positive_float, positive_int
+from pacman.errors import PacmanError, UsageError
+
+if TYPE_CHECKING:  # the grader is imported when a command grades, not to build the parser
+    from pacman.grading.cases.suite import Suite
+    from pacman.grading.reports.results import SubmissionReport, TestResult
+    from pacman.grading.running.isolated import HardLimits
 
 DESCRIPTION = """\
 Grade search agents with autograder test cases: a classic CS188 test_cases/ folder (CONFIG files,
@@ -95,7 +101,7 @@ def add_parser(commands: Any) -> None:
 def _paths(args: argparse.Namespace) -> list[str]:
     paths = list(args.paths)
     if args.example:
-        from pacman.grading.suite import EXAMPLE_SUITE
+        from pacman.grading.cases.suite import EXAMPLE_SUITE
 
         paths.append(str(EXAMPLE_SUITE))
     if args.test_directory:
@@ -129,34 +135,29 @@ def _agents(args: argparse.Namespace) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman grade`: grade and print; see DESCRIPTION for the exit status."""
-    from pacman.grading.isolated import HardLimits
-    from pacman.grading.runner import GradingError
-    from pacman.grading.suite import SuiteError, find_suite
+    from pacman.grading.cases.suite import find_suite
+    from pacman.grading.running.isolated import HardLimits
 
     if args.copy_to:
         return _copy_example(args)
-    paths = _paths(args)
-    try:
-        suite = find_suite(paths)
-        if args.question:
-            suite = suite.select(args.question)
-        if args.generate_solutions:
-            return _generate(suite)
-        limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
-        if args.submissions:
-            if args.explain:
-                raise UsageError("--explain writes tree views for one submission, not with "
-                                 "--submissions")
-            return _grade_class(args, suite, paths, limits)
-        return _grade_one(args, suite, paths, limits)
-    except (SuiteError, GradingError) as error:
-        raise UsageError(str(error)) from None
+    suite = find_suite(_paths(args))
+    if args.question:
+        suite = suite.select(args.question)
+    if args.generate_solutions:
+        return _generate(suite)
+    limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
+    if args.submissions:
+        if args.explain:
+            raise UsageError("--explain writes tree views for one submission, not with "
+                             "--submissions")
+        return _grade_class(args, suite, limits)
+    return _grade_one(args, suite, None if args.in_process else limits)
 
 
 def _copy_example(args: argparse.Namespace) -> int:
     import shutil
 
-    from pacman.grading.suite import EXAMPLE_SUITE
+    from pacman.grading.cases.suite import EXAMPLE_SUITE
 
     if not args.example:
         raise UsageError("--copy-to copies the example suite: give --example too")
@@ -172,8 +173,8 @@ def _copy_example(args: argparse.Namespace) -> int:
     return 0
 
 
-def _generate(suite: Any) -> int:
-    from pacman.grading.solutions import generate_solutions
+def _generate(suite: Suite) -> int:
+    from pacman.grading.cases.solutions import generate_solutions
 
     broken = 0
     for written in generate_solutions(suite):
@@ -185,9 +186,11 @@ def _generate(suite: Any) -> int:
     return 1 if broken else 0
 
 
-def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: Any) -> int:
-    from pacman.grading import report as fmt
-    from pacman.grading.results import QuestionResult, TestResult
+def _grade_one(args: argparse.Namespace, suite: Suite, limits: HardLimits | None) -> int:
+    """One submission, printed as it goes (`limits` None: in this process)."""
+    from pacman.grading.reports import formats as fmt
+    from pacman.grading.reports.results import QuestionResult
+    from pacman.grading.running.submission import grade_submission
 
     agents = _agents(args)
     shown: set[str] = set()
@@ -214,13 +217,7 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
                 print(fmt.format_test(test, args.verbose, view(test)))
         print(fmt.format_question_end(result), flush=True)
 
-    if args.in_process:
-        report = _in_process(suite, agents, on_test, on_question)
-    else:
-        from pacman.grading.isolated import grade_isolated
-
-        report = grade_isolated(suite, paths, agents, limits, on_test=on_test,
-                                on_question=on_question)
+    report = grade_submission(suite, agents, limits, on_test=on_test, on_question=on_question)
     if report.output:
         print("--- what the graded code printed " + "-" * 30)
         print(report.output.rstrip("\n"))
@@ -238,14 +235,14 @@ def _grade_one(args: argparse.Namespace, suite: Any, paths: list[str], limits: A
         Path(args.gradescope_output).write_text(
             json.dumps(fmt.gradescope_results(report), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.gradescope_output}")
-    return _status(report, suite.classic and not suite.chosen_tests, args.strict)
+    return _status(report, points, args.strict)
 
 
 class _TreeViews:
     """`--explain DIR`: the tree view page of each failing tree test, written once."""
 
-    def __init__(self, folder: str, suite: Any, agents: str | None) -> None:
-        from pacman.grading.session import relative_name
+    def __init__(self, folder: str, suite: Suite, agents: str | None) -> None:
+        from pacman.grading.running.session import relative_name
 
         self.folder = Path(folder)
         try:
@@ -257,10 +254,10 @@ class _TreeViews:
         self.paths = {relative_name(suite, path): path for path in suite.tests}
         self.written: dict[str, str] = {}
 
-    def page(self, result: Any) -> str:
+    def page(self, result: TestResult) -> str:
         """The page's path for a failing tree test ("" for any other test)."""
-        from pacman.grading.results import TestStatus
-        from pacman.grading.tree_test import CLASS
+        from pacman.grading.cases.tree_case import CLASS
+        from pacman.grading.reports.results import TestStatus
 
         if (result.test_class != CLASS or result.test not in self.paths
                 or result.status in (TestStatus.PASS, TestStatus.SKIPPED, TestStatus.NOT_RUN)):
@@ -270,57 +267,34 @@ class _TreeViews:
         return self.written[result.test]
 
     def _write(self, test: str) -> str:
-        from pacman.cli.explain import student_page
+        from pacman.grading.compare import student_page
 
         if self.agents is None:
             return "not written: the built-in agents are graded"
         target = self.folder / (test.removesuffix(".test").replace("/", "-") + ".html")
         try:
-            target.write_text(student_page(str(self.paths[test]), self.agents),
-                              encoding="utf-8")
-        except (UsageError, OSError) as error:
+            target.write_text(student_page(self.paths[test], self.agents), encoding="utf-8")
+        except (PacmanError, OSError) as error:  # named on the test's line, grading goes on
             return f"not written: {error}"
         return str(target)
 
 
-def _status(report: Any, classic: bool, strict: bool) -> int:
-    from pacman.grading.results import TestStatus as status
+def _status(report: SubmissionReport, points: bool, strict: bool) -> int:
+    """The exit status of one submission's grading (see DESCRIPTION)."""
+    from pacman.grading.reports.results import TestStatus
 
-    tests = report.tests
-    if any(t.status is status.ERROR for t in tests) or (report.error and not classic):
+    if any(t.status is TestStatus.ERROR for t in report.tests) or (report.error and not points):
         return 1
-    if not classic and any(t.status not in (status.PASS, status.SKIPPED) for t in tests):
+    if not points and report.failed:
         return 1
-    if strict and (report.error or report.total < report.max_total or any(
-            t.status not in (status.PASS, status.SKIPPED) for t in tests)):
+    if strict and (report.error or report.total < report.max_total or report.failed):
         return 1
     return 0
 
 
-def _in_process(suite: Any, agents: str | None, on_test: Any, on_question: Any) -> Any:
-    import time
-
-    from pacman.grading.contestant import Contestant
-    from pacman.grading.results import SubmissionReport
-    from pacman.grading.runner import GradingError
-    from pacman.grading.session import grade_suite
-
-    started = time.perf_counter()
-    try:
-        contestant = Contestant(agents)
-    except GradingError as error:
-        return SubmissionReport(agents or "built-in agents", (), str(error),
-                                classic=suite.classic)
-    questions = grade_suite(suite, contestant, None,
-                            lambda question, result: on_test(question.name, result),
-                            on_question)
-    return SubmissionReport(agents or "built-in agents", tuple(questions), "", "",
-                            time.perf_counter() - started, suite.classic)
-
-
-def _grade_class(args: argparse.Namespace, suite: Any, paths: list[str], limits: Any) -> int:
-    from pacman.grading.bulk import find_submissions, grade_class, write_class_results
-    from pacman.grading.report import format_class_table
+def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> int:
+    from pacman.grading.reports.formats import format_class_table
+    from pacman.grading.running.bulk import find_submissions, grade_class, write_class_results
 
     if args.json or args.gradescope_output:
         raise UsageError("with --submissions, results go to --out (grades.csv, grades.json, "
@@ -329,12 +303,12 @@ def _grade_class(args: argparse.Namespace, suite: Any, paths: list[str], limits:
     print(f"grading {len(submissions)} submissions in {args.submissions} with {args.jobs} "
           f"at a time", flush=True)
 
-    def on_report(report: Any) -> None:
+    def on_report(report: SubmissionReport) -> None:
         note = f" ({report.error})" if report.error else ""
         print(f"  {report.submission}: Total: {report.total}/{report.max_total} "
               f"({report.seconds:.1f}s){note}", flush=True)
 
-    reports = grade_class(suite, paths, submissions, limits, args.jobs, on_report)
+    reports = grade_class(suite, submissions, limits, args.jobs, on_report)
     questions = [q.name for q in suite.questions]
     print()
     print(format_class_table(reports, questions))

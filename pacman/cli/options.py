@@ -9,14 +9,11 @@ from typing import Any
 
 from pacman import settings
 from pacman.display.base import Display, NullDisplay
+from pacman.errors import UsageError
 
 #: Pacman moves after which a game of `play` or `batch` is `capped` unless the user lifts the
 #: cap (0): games that cannot end (a Pacman that only stops, ghosts that never catch it) end.
 DEFAULT_MAX_MOVES = 3000
-
-
-class UsageError(ValueError):
-    """A user mistake on the command line: one line on stderr, exit code 2."""
 
 
 def parse_settings(text: str | None) -> dict[str, Any]:
@@ -122,9 +119,6 @@ def with_export(display: Display, args: argparse.Namespace) -> Display:
     """Wrap the display to write --screenshot/--gif (rendered off-screen, pygame needed)."""
     if not args.screenshot and not args.gif:
         return display
-    from pacman.display.render import ExportError, FrameExport
-    try:
-        return FrameExport(display, screenshot=args.screenshot, gif=args.gif,
-                           zoom=args.zoom, frame_time=args.frame_time)
-    except ExportError as error:
-        raise UsageError(str(error)) from None
+    from pacman.display.export import FrameExport
+    return FrameExport(display, screenshot=args.screenshot, gif=args.gif,
+                       zoom=args.zoom, frame_time=args.frame_time)

@@ -11,7 +11,6 @@ from typing import Any
 
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
-    UsageError,
     add_output_options,
     check_output_paths,
     make_display,
@@ -24,10 +23,9 @@ from pacman.cli.options import (
     with_export,
 )
 from pacman.display.base import GameRestart, NullDisplay
-from pacman.game import run_game
-from pacman.layout import check_playable, load_layout
+from pacman.errors import UsageError
+from pacman.layout import check_playable, ghosts_in_play, load_layout
 from pacman.record import GameRecord, Outcome
-from pacman.watched import AgentSetupError, GameSpec, WatchedGames
 
 
 def add_parser(commands: Any) -> None:
@@ -72,10 +70,12 @@ def add_parser(commands: Any) -> None:
     play.add_argument("--max-moves", type=non_negative_int, default=DEFAULT_MAX_MOVES,
                       help="cap on Pacman moves: a capped game is recorded as 'capped' "
                            f"(default {DEFAULT_MAX_MOVES}; 0 lifts the cap)")
-    play.add_argument("--timeout", type=positive_float, default=None,
+    play.add_argument("--timeout", "--move-timeout", dest="move_time_limit",
+                      type=positive_float, default=None,
                       help="seconds allowed per agent move; a slower move is stopped and the "
                            "game recorded as 'timeout'")
-    play.add_argument("--game-timeout", type=positive_float, default=None,
+    play.add_argument("--game-timeout", dest="game_time_limit", type=positive_float,
+                      default=None,
                       help="seconds allowed per game; a longer game is stopped and recorded "
                            "as 'timeout'")
     play.add_argument("--frame-time", "--frameTime", dest="frame_time",
@@ -97,14 +97,10 @@ def add_parser(commands: Any) -> None:
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
 
-def _ghost_count(layout_ghosts: int, requested: int | None) -> int:
-    return layout_ghosts if requested is None else min(requested, layout_ghosts)
-
-
 def shadowing_file(resolved: str, given: str) -> str | None:
     """The `*gents.py` file in the current folder that defines a class of the same name as the
     built-in agent `given` resolved to (a student who forgot --agents), else None."""
-    from agents.registry import classic_agent_file
+    from pacman.agents.registry import classic_agent_file
 
     if resolved != given or ":" in given:
         return None
@@ -114,7 +110,10 @@ def shadowing_file(resolved: str, given: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
-    from agents.registry import accepts_setting, agent_class, make_agent, resolve_name
+    from pacman.agents.registry import accepts_setting, agent_class, make_agent, resolve_name
+    from pacman.game import run_game
+    from pacman.hosting.watched import WatchedGames
+    from pacman.task import AgentSpec, GameSpec
 
     check_output_paths(args)
     layout = load_layout(args.layout)
@@ -134,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         pacman_settings = {**pacman_settings, "trace": True}
     if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
         raise UsageError("the keyboard agent needs the window: drop -q/-t")
-    num_ghosts = _ghost_count(len(layout.ghost_starts), args.num_ghosts)
+    num_ghosts = ghosts_in_play(layout, args.num_ghosts, clamp=True)
     check_playable(layout, num_ghosts)
     base_seed = 0 if args.fix_seed else args.seed
     if base_seed is None:
@@ -158,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
     display = make_display(args)
-    if args.trace and (args.timeout or args.game_timeout) and getattr(
+    if args.trace and (args.move_time_limit or args.game_time_limit) and getattr(
             display, "takes_keyboard", False):
         print("pacman: note: with --timeout/--game-timeout the agents play in a child process "
               "and the window's search panel shows no trace (--record keeps them)",
@@ -171,20 +170,20 @@ def run(args: argparse.Namespace) -> int:
     max_moves = args.max_moves or None
     # With a time limit the agents play in a child process that can be stopped (the keyboard
     # agent needs this process's window: it keeps the in-process limits)
-    watched = WatchedGames() if (args.timeout or args.game_timeout) and not keyboard else None
+    limited = args.move_time_limit or args.game_time_limit
+    watched = WatchedGames() if limited and not keyboard else None
     try:
         game = 0
         while game < args.num_games:
             seed = base_seed if args.fix_seed else base_seed + game
             try:
                 if watched is not None:
-                    spec = GameSpec(layout, pacman_name, pacman_settings, ghost_name,
-                                    ghost_settings, num_ghosts, seed, max_moves, args.timeout,
-                                    args.game_timeout)
-                    try:
-                        record = watched.play(spec, display)
-                    except AgentSetupError as error:
-                        raise UsageError(str(error)) from None
+                    spec = GameSpec.of(layout, AgentSpec.of(pacman_name, pacman_settings),
+                                       AgentSpec.of(ghost_name, ghost_settings), num_ghosts,
+                                       seed, max_moves=max_moves,
+                                       move_time_limit=args.move_time_limit,
+                                       game_time_limit=args.game_time_limit)
+                    record = watched.play(spec, display)
                 else:
                     if built is not None:  # the first game plays the agents built above
                         pacman, ghosts = built
@@ -196,8 +195,8 @@ def run(args: argparse.Namespace) -> int:
                     if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
                         pacman.attach(display)
                     record = run_game(layout, pacman, ghosts, seed=seed, max_moves=max_moves,
-                                      move_time_limit=args.timeout,
-                                      game_time_limit=args.game_timeout, display=display)
+                                      move_time_limit=args.move_time_limit,
+                                      game_time_limit=args.game_time_limit, display=display)
             except GameRestart:
                 continue
             records.append(record)

@@ -14,7 +14,6 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from pacman.cli.options import (
-    UsageError,
     add_output_options,
     check_output_paths,
     make_display,
@@ -23,7 +22,7 @@ from pacman.cli.options import (
     with_export,
 )
 from pacman.display.base import GameRestart
-from pacman.game import run_game
+from pacman.errors import UsageError
 from pacman.record import GameRecord, Outcome
 
 if TYPE_CHECKING:
@@ -108,11 +107,12 @@ def _html_path(args: argparse.Namespace) -> str | None:
 
 def _write_html(replay: Replay, verdict: Verdict, path: str) -> None:
     """Write the page (the playable prefix when the actions cannot all be played)."""
-    from pacman.web.replay_page import ReplayPageError, write_replay_page
+    from pacman.errors import PageError
+    from pacman.web.replay_page import write_replay_page
 
     try:
         written = write_replay_page(replay, path, verdict)
-    except ReplayPageError as error:
+    except PageError as error:
         raise UsageError(f"--html: {error}") from None
     if verdict.complete:
         print(f"wrote {written}")
@@ -121,6 +121,7 @@ def _write_html(replay: Replay, verdict: Verdict, path: str) -> None:
 
 
 def _show(replay: Replay, args: argparse.Namespace) -> GameRecord | None:
+    from pacman.game import run_game
     from pacman.replay import scripted_agents
 
     record = replay.record

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pacman.cli.options import UsageError
+from pacman.errors import UsageError
 
 TABLE_COLUMNS = "agent,depth,evaluation,ghost,num_ghosts,layout"
 
@@ -68,15 +68,11 @@ def _columns(text: str | None, games: Any) -> tuple[list[str], bool]:
 
 def run_table(args: argparse.Namespace) -> int:
     """`pacman table`: win rates and averages with 95% intervals, grouped by columns."""
-    from pacman.experiments.store import StoreError
-    from pacman.experiments.table import TableError, constant_columns, summarize
+    from pacman.experiments.table import constant_columns, summarize
 
-    try:
-        games = _games(args)
-        by, given = _columns(args.by, games)
-        rows = summarize(games, by)
-    except (StoreError, TableError) as error:
-        raise UsageError(str(error)) from None
+    games = _games(args)
+    by, given = _columns(args.by, games)
+    rows = summarize(games, by)
     if not rows:
         print(f"No games in {args.results}.", file=sys.stderr)
         return 0
@@ -145,17 +141,13 @@ def run_plot(args: argparse.Namespace) -> int:
     """`pacman plot`: win rate with 95% intervals and score distributions, as PNG files."""
     from pathlib import Path
 
-    from pacman.experiments.plot import PlotError, plot_results
-    from pacman.experiments.store import StoreError
-    from pacman.experiments.table import TableError
+    from pacman.experiments.plot import plot_results
 
     out = Path(args.out) if args.out else Path(args.results).parent / "plots"
     try:
         games = _games(args)
         by, _ = _columns(args.by, games)
         written = plot_results(games, out, by)
-    except (StoreError, TableError, PlotError) as error:
-        raise UsageError(str(error)) from None
     except OSError as error:  # e.g. plots/ beside a results file in a read-only folder
         raise UsageError(f"cannot write the plots to {out}: {error.strerror or error}; "
                          "choose another folder with -o") from None

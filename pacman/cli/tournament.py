@@ -18,7 +18,7 @@ from pacman.cli.compare import (
     play,
     stored_games,
 )
-from pacman.cli.options import UsageError
+from pacman.errors import UsageError
 
 DEFAULT_RESULTS = "results/tournament.db"
 DEFAULT_GAMES = 20

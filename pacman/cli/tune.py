@@ -1,7 +1,7 @@
 """`pacman tune`: evaluation weights learned from games (Texel fitting or SPSA), with a report.
 
-The learning is `agents.tuning`; this module parses the options, shows each batch's progress,
-prints the report and writes the weights file (docs/tuning.md).
+The learning is `pacman.experiments.tuning`; this module parses the options, shows each
+batch's progress, prints the report and writes the weights file (docs/tuning.md).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pacman.cli.options import UsageError, non_negative_float, number_in, positive_int, seed_int
+from pacman.cli.options import non_negative_float, number_in, positive_int, seed_int
+from pacman.errors import UsageError
 
 DEFAULT_RESULTS = "results/tune.db"
 DEFAULT_OUT = "weights.json"
@@ -135,20 +136,18 @@ def _check_out(path: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman tune`: play, fit, report and write the weights file."""
-    from agents.evaluation import resolve_evaluation, weights_document
-    from agents.tuning import (
+    from pacman.agents.evaluation import resolve_evaluation, weights_document
+    from pacman.cli.progress import BatchProgress
+    from pacman.experiments import BatchInterrupted, run_batch
+    from pacman.experiments.grid import ResolvedConfig
+    from pacman.experiments.runner import BatchResult
+    from pacman.experiments.tuning import (
         DEFAULT_L2,
         TuneOptions,
-        TuningError,
         format_report,
         learned_section,
         tune,
     )
-    from pacman.cli.progress import BatchProgress
-    from pacman.experiments import BatchError, BatchInterrupted, run_batch
-    from pacman.experiments.grid import ResolvedConfig
-    from pacman.experiments.runner import BatchResult
-    from pacman.experiments.store import StoreError
 
     _check_out(args.out)
     for option in ("start", "baseline"):
@@ -156,18 +155,15 @@ def run(args: argparse.Namespace) -> int:
             resolve_evaluation(getattr(args, option))
         except ValueError as error:
             raise UsageError(f"--{option}: {error}") from None
-    try:
-        options = TuneOptions(
-            train=tuple(args.train), held_out=tuple(args.held_out), games=args.games,
-            depth=args.depth, ghost=args.ghost, seed=args.seed, jobs=args.jobs,
-            results=args.results, rounds=args.rounds, start=args.start,
-            baseline=args.baseline, l2=DEFAULT_L2 if args.l2 is None else args.l2,
-            scale=args.scale, max_moves=args.max_moves, report_games=args.report_games,
-            method=args.method, iterations=args.iterations, gain=args.gain,
-            perturb=args.perturb,
-            **({} if args.fixed is None else {"fixed": tuple(args.fixed)}))
-    except TuningError as error:
-        raise UsageError(str(error)) from None
+    options = TuneOptions(
+        train=tuple(args.train), held_out=tuple(args.held_out), games=args.games,
+        depth=args.depth, ghost=args.ghost, seed=args.seed, jobs=args.jobs,
+        results=args.results, rounds=args.rounds, start=args.start,
+        baseline=args.baseline, l2=DEFAULT_L2 if args.l2 is None else args.l2,
+        scale=args.scale, max_moves=args.max_moves, report_games=args.report_games,
+        method=args.method, iterations=args.iterations, gain=args.gain,
+        perturb=args.perturb,
+        **({} if args.fixed is None else {"fixed": tuple(args.fixed)}))
 
     def play(configs: Sequence[ResolvedConfig], games: int, what: str, seed: int) -> BatchResult:
         with BatchProgress() as progress:
@@ -185,8 +181,6 @@ def run(args: argparse.Namespace) -> int:
               f"stored in {args.results}; run the same command again to resume",
               file=sys.stderr)
         return 130
-    except (TuningError, BatchError, StoreError) as error:
-        raise UsageError(str(error)) from None
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     learned = learned_section(options, result, _command(args), date)
     document = weights_document(result.evaluation, learned)

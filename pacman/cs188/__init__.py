@@ -7,7 +7,7 @@
 - `tree.CS188SearchState`: the camelCase view of the grader's test trees.
 
 CS188 camelCase lives only in this package. The Python API for a student's agent is
-`load_agent`; `agents.registry.make_agent("multiAgents.py:MinimaxAgent", "pacman", ...)` does
+`load_agent`; `pacman.agents.registry.make_agent("multiAgents.py:MinimaxAgent", "pacman", ...)` does
 the same by name.
 """
 
@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from pacman.cs188.agent import StudentAgent, build_student_agent
-from pacman.cs188.loader import StudentCodeError, find_class, load_student_file
+from pacman.cs188.loader import find_class, load_student_file
 from pacman.cs188.state import CS188GameState
+from pacman.errors import StudentCodeError
 
 __all__ = ["CS188GameState", "StudentAgent", "StudentCodeError", "load_agent",
            "load_student_file"]

@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from pacman.cs188.modules import STUDENT_MODULES
+from pacman.errors import StudentCodeError
 from pacman.interrupts import is_user_interrupt
 
 __all__ = [
@@ -41,10 +42,6 @@ PROVIDED = STUDENT_MODULES
 CLASSIC_ONLY = ("layout", "graphicsDisplay", "graphicsUtils", "textDisplay", "keyboardAgents",
                 "pacmanAgents", "autograder", "grading", "testClasses", "testParser",
                 "multiagentTestClasses", "projectParams")
-
-
-class StudentCodeError(Exception):
-    """A student file that cannot be loaded (missing, syntax error, raising at import)."""
 
 
 @dataclass

@@ -11,16 +11,13 @@ import importlib
 import importlib.util
 
 from pacman.demos.base import Demo
+from pacman.errors import UnknownDemo
 
 __all__ = ["MODULES", "UnknownDemo", "all_demos", "find_demo"]
 
 #: The demo modules (in `pacman/demos/`), in the order the demos are listed.
 MODULES: tuple[str, ...] = ("depth", "thrashing", "minexp", "coordination", "informed",
                             "utilities", "mixed", "horizon", "forward")
-
-
-class UnknownDemo(ValueError):
-    """A demo name that no module defines; the message lists the names there are."""
 
 
 def _present(module: str) -> bool:

@@ -1,36 +1,23 @@
 """What a lecture demo is: named matchups, games played on them, and a verdict with numbers.
 
-A demo module defines `DEMOS`, a tuple of `Demo`s. Agents are named as the registry names
-them (`pacman` never imports `agents` at module level), with keyword settings, one entry per
-ghost. `play_matchup` plays one seeded game of a matchup.
+A demo module defines `DEMOS`, a tuple of `Demo`s. Agents are `pacman.task.AgentSpec`s (a
+registry name and its settings), one per ghost; `Matchup.game(seed)` is the game as the one
+description every process plays, and `play_matchup` plays it here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
 from pacman.display.base import Display
-from pacman.game import run_game
+from pacman.hosting.local import play
 from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
 from pacman.state import GameState
-
-Settings = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Agent:
-    """An agent by registry name with its keyword settings."""
-
-    name: str
-    settings: Settings = field(default_factory=dict)
-
-    def text(self) -> str:
-        """`AlphaBetaAgent depth=2 evaluation=better`."""
-        return " ".join([self.name, *(f"{k}={v}" for k, v in self.settings.items())])
+from pacman.task import AgentSpec, GameSpec
 
 
 @dataclass(frozen=True)
@@ -38,8 +25,8 @@ class Matchup:
     """One side of a demo: a Pacman against its ghosts (one entry per ghost) on a layout."""
 
     label: str
-    pacman: Agent
-    ghosts: tuple[Agent, ...]
+    pacman: AgentSpec
+    ghosts: tuple[AgentSpec, ...]
     layout: str
     max_moves: int = 300
 
@@ -53,6 +40,11 @@ class Matchup:
                 groups.append([ghost, 1])
         ghosts = ", ".join(f"{n} x {g.text()}" if n > 1 else g.text() for g, n in groups)
         return f"{self.pacman.text()} vs {ghosts or 'no ghosts'}"
+
+    def game(self, seed: int) -> GameSpec:
+        """Game `seed` of this matchup, as the one description any process plays."""
+        return GameSpec(load_layout(self.layout), self.pacman, self.ghosts, seed,
+                        self.max_moves)
 
 
 @dataclass(frozen=True)
@@ -85,13 +77,7 @@ class Demo:
 
 def play_matchup(matchup: Matchup, seed: int, display: Display | None = None) -> GameRecord:
     """Play one game of `matchup` with `seed` (same seed, same game), optionally shown."""
-    from agents.registry import make_agent  # lazy: pacman never imports agents at load
-
-    pacman = make_agent(matchup.pacman.name, "pacman", matchup.pacman.settings, index=0)
-    ghosts = [make_agent(g.name, "ghost", g.settings, index=i)
-              for i, g in enumerate(matchup.ghosts, start=1)]
-    return run_game(load_layout(matchup.layout), pacman, ghosts, seed=seed,
-                    max_moves=matchup.max_moves, display=display)
+    return play(matchup.game(seed), display)
 
 
 @dataclass(frozen=True)

@@ -14,24 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import (
-    Agent,
-    Demo,
-    Matchup,
-    Results,
-    Summary,
-    Verdict,
-    game_states,
-    summarize,
-)
+from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
 from pacman.record import GameRecord
+from pacman.task import AgentSpec
 
 LAYOUT = "smartGhosts"
 #: Alpha-beta to exactly 3 plies (no time budget: the same game for the same seed).
-PACMAN = Agent("IterativeAlphaBetaAgent",
+PACMAN = AgentSpec.of("IterativeAlphaBetaAgent",
                {"depth": 3, "time": 0, "evaluation": "better", "tie_break": "random"})
-TEAM = Agent("TeamGhost", {"depth": 2})
-INDEPENDENT = Agent("AdversarialGhost", {"depth": 2})
+TEAM = AgentSpec.of("TeamGhost", {"depth": 2})
+INDEPENDENT = AgentSpec.of("AdversarialGhost", {"depth": 2})
 
 TEAM_LABEL = "two team ghosts"
 INDEPENDENT_LABEL = "two independent ghosts"

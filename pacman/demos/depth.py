@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pacman.demos.base import (
-    Agent,
     Demo,
     Matchup,
     Results,
@@ -38,15 +37,16 @@ from pacman.demos.base import (
     summarize,
 )
 from pacman.record import GameRecord
+from pacman.task import AgentSpec, Setting
 
 LAYOUT = "depthLimit"
-GHOSTS = (Agent("RandomGhost"),)
+GHOSTS = (AgentSpec.of("RandomGhost"),)
 #: `time=0`: no time limit, each move searches exactly `depth` plies (the value is plain
 #: alpha-beta's); the transposition table and move ordering make 10 plies quick.
-SETTINGS = {"time": 0, "evaluation": "score", "allow_stop": False}
+SETTINGS: dict[str, Setting] = {"time": 0, "evaluation": "score", "allow_stop": False}
 PACMAN = "IterativeAlphaBetaAgent"
-SHALLOW = Matchup("depth 2", Agent(PACMAN, {"depth": 2, **SETTINGS}), GHOSTS, LAYOUT)
-DEEP = Matchup("depth 10", Agent(PACMAN, {"depth": 10, **SETTINGS}), GHOSTS, LAYOUT)
+SHALLOW = Matchup("depth 2", AgentSpec.of(PACMAN, {"depth": 2, **SETTINGS}), GHOSTS, LAYOUT)
+DEEP = Matchup("depth 10", AgentSpec.of(PACMAN, {"depth": 10, **SETTINGS}), GHOSTS, LAYOUT)
 
 #: The claim holds when depth 2 wins at most this share of its games ...
 SHALLOW_MAX_WIN_RATE = 0.1

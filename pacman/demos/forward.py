@@ -26,16 +26,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Agent, Demo, Matchup, Results, Summary, Verdict, summarize
+from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, summarize
 from pacman.record import GameRecord
+from pacman.task import AgentSpec, Setting
 
 LAYOUT = "detour"
-GHOSTS = (Agent("DirectionalGhost"),)
-SETTINGS = {"depth": 3, "time": 0, "evaluation": "food"}
+GHOSTS = (AgentSpec.of("DirectionalGhost"),)
+SETTINGS: dict[str, Setting] = {"depth": 3, "time": 0, "evaluation": "food"}
 PACMAN = "IterativeAlphaBetaAgent"
-FULL = Matchup("full search", Agent(PACMAN, SETTINGS), GHOSTS, LAYOUT, max_moves=200)
-PRUNED = Matchup("forward pruning", Agent(PACMAN, {**SETTINGS, "forward": 1}), GHOSTS, LAYOUT,
-                 max_moves=200)
+FULL = Matchup("full search", AgentSpec.of(PACMAN, SETTINGS), GHOSTS, LAYOUT, max_moves=200)
+PRUNED = Matchup("forward pruning", AgentSpec.of(PACMAN, {**SETTINGS, "forward": 1}), GHOSTS,
+                 LAYOUT, max_moves=200)
 
 #: The claim holds when the full search wins at least this share of its games ...
 FULL_MIN_WIN_RATE = 0.7

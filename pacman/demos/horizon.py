@@ -28,24 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import (
-    Agent,
-    Demo,
-    Matchup,
-    Results,
-    Summary,
-    Verdict,
-    game_states,
-    summarize,
-)
+from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec, Setting
 
 LAYOUT = "horizon"
-GHOSTS = (Agent("DirectionalGhost"),)
-SETTINGS = {"depth": 2, "time": 0, "evaluation": "food"}
+GHOSTS = (AgentSpec.of("DirectionalGhost"),)
+SETTINGS: dict[str, Setting] = {"depth": 2, "time": 0, "evaluation": "food"}
 PACMAN = "IterativeAlphaBetaAgent"
-PLAIN = Matchup("depth 2", Agent(PACMAN, SETTINGS), GHOSTS, LAYOUT, max_moves=200)
-QUIET = Matchup("depth 2 + quiescence", Agent(PACMAN, {**SETTINGS, "quiescence": 2}), GHOSTS,
+PLAIN = Matchup("depth 2", AgentSpec.of(PACMAN, SETTINGS), GHOSTS, LAYOUT, max_moves=200)
+QUIET = Matchup("depth 2 + quiescence", AgentSpec.of(PACMAN, {**SETTINGS, "quiescence": 2}), GHOSTS,
                 LAYOUT, max_moves=200)
 
 #: The claim holds when the plain search wins at most this share of its games ...

@@ -18,30 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import (
-    Agent,
-    Demo,
-    Matchup,
-    Results,
-    Summary,
-    Verdict,
-    game_states,
-    summarize,
-)
+from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec, Setting
 
 LAYOUT = "informedHunt"
-SEARCH = {"depth": 2, "evaluation": "better"}
-GHOST = Agent("NoisyHunterGhost", {"depth": 2, "prob_search": 0.8})
+SEARCH: dict[str, Setting] = {"depth": 2, "evaluation": "better"}
+GHOST = AgentSpec.of("NoisyHunterGhost", {"depth": 2, "prob_search": 0.8})
 
 MINIMAX_LABEL = "minimax"
 UNIFORM_LABEL = "uniform expectimax"
 INFORMED_LABEL = "informed expectimax"
 
 PACMEN = (
-    (MINIMAX_LABEL, Agent("AlphaBetaAgent", SEARCH)),
-    (UNIFORM_LABEL, Agent("ExpectimaxAgent", SEARCH)),
-    (INFORMED_LABEL, Agent("InformedExpectimaxAgent",
+    (MINIMAX_LABEL, AgentSpec.of("AlphaBetaAgent", SEARCH)),
+    (UNIFORM_LABEL, AgentSpec.of("ExpectimaxAgent", SEARCH)),
+    (INFORMED_LABEL, AgentSpec.of("InformedExpectimaxAgent",
                            {**SEARCH, "ghost_depth": 2, "prob_search": 0.8})),
 )
 

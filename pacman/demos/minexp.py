@@ -20,12 +20,13 @@ and it tries its luck. Against random ghosts that gamble wins about half the tim
 
 from __future__ import annotations
 
-from pacman.demos.base import Agent, Demo, Matchup, Results, Verdict, summarize
+from pacman.demos.base import Demo, Matchup, Results, Verdict, summarize
+from pacman.task import AgentSpec
 
 LAYOUT = "trappedClassic"
-GHOSTS = (Agent("RandomGhost"), Agent("RandomGhost"))
-MINIMAX = Matchup("minimax", Agent("AlphaBetaAgent", {"depth": 3}), GHOSTS, LAYOUT)
-EXPECTIMAX = Matchup("expectimax", Agent("ExpectimaxAgent", {"depth": 3}), GHOSTS, LAYOUT)
+GHOSTS = (AgentSpec.of("RandomGhost"), AgentSpec.of("RandomGhost"))
+MINIMAX = Matchup("minimax", AgentSpec.of("AlphaBetaAgent", {"depth": 3}), GHOSTS, LAYOUT)
+EXPECTIMAX = Matchup("expectimax", AgentSpec.of("ExpectimaxAgent", {"depth": 3}), GHOSTS, LAYOUT)
 
 #: The claim: minimax never wins, and ends every game within this many moves (it gives up) ...
 MINIMAX_MAX_MOVES = 3

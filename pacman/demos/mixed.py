@@ -34,16 +34,17 @@ expectiminimax gets both ghosts right, eats B first and A last, and wins most ga
 
 from __future__ import annotations
 
-from pacman.demos.base import Agent, Demo, Matchup, Results, Summary, Verdict, summarize
+from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, summarize
+from pacman.task import AgentSpec, Setting
 
 LAYOUT = "mixedGhosts"
-GHOSTS = (Agent("AdversarialGhost"), Agent("RandomGhost"))
-SETTINGS = {"depth": 3, "evaluation": "cautious", "allow_stop": False}
-EXPECTIMINIMAX = Matchup("expectiminimax", Agent("ExpectiminimaxAgent",
+GHOSTS = (AgentSpec.of("AdversarialGhost"), AgentSpec.of("RandomGhost"))
+SETTINGS: dict[str, Setting] = {"depth": 3, "evaluation": "cautious", "allow_stop": False}
+EXPECTIMINIMAX = Matchup("expectiminimax", AgentSpec.of("ExpectiminimaxAgent",
                                                  {**SETTINGS, "kinds": "min,chance"}),
                          GHOSTS, LAYOUT)
-MINIMAX = Matchup("minimax", Agent("AlphaBetaAgent", SETTINGS), GHOSTS, LAYOUT)
-EXPECTIMAX = Matchup("expectimax", Agent("ExpectimaxAgent", SETTINGS), GHOSTS, LAYOUT)
+MINIMAX = Matchup("minimax", AgentSpec.of("AlphaBetaAgent", SETTINGS), GHOSTS, LAYOUT)
+EXPECTIMAX = Matchup("expectimax", AgentSpec.of("ExpectimaxAgent", SETTINGS), GHOSTS, LAYOUT)
 
 #: The claim: expectiminimax wins at least this share of its games ...
 MIN_WIN_RATE = 0.7

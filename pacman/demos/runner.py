@@ -16,28 +16,28 @@ from dataclasses import dataclass
 from pacman.demos.base import Demo, Matchup, Results, Summary, play_matchup, summarize
 from pacman.record import GameRecord, Outcome
 
-__all__ = ["GameTask", "format_summary", "play_demo", "tasks_of"]
+__all__ = ["DemoGame", "format_summary", "play_demo", "tasks_of"]
 
 #: Called after each finished game with (games finished, games in all).
 ProgressCallback = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
-class GameTask:
+class DemoGame:
     """One game of a demo: a matchup and the game's seed."""
 
     matchup: Matchup
     seed: int
 
 
-def tasks_of(demo: Demo, games: int, seed: int = 0) -> list[GameTask]:
+def tasks_of(demo: Demo, games: int, seed: int = 0) -> list[DemoGame]:
     """The games `play_demo` plays: `games` per matchup, game `i` with seed `seed + i`."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    return [GameTask(matchup, seed + i) for matchup in demo.matchups for i in range(games)]
+    return [DemoGame(matchup, seed + i) for matchup in demo.matchups for i in range(games)]
 
 
-def play_task(task: GameTask) -> GameRecord:
+def play_task(task: DemoGame) -> GameRecord:
     """Play one task (in a worker process or here)."""
     return play_matchup(task.matchup, task.seed)
 
@@ -67,7 +67,7 @@ def play_demo(demo: Demo, games: int, *, seed: int = 0, jobs: int | None = None,
     return results
 
 
-def _play_in_pool(tasks: Sequence[GameTask], jobs: int,
+def _play_in_pool(tasks: Sequence[DemoGame], jobs: int,
                   report: ProgressCallback) -> list[GameRecord]:
     """Play the tasks in `jobs` worker processes; the records in task order."""
     from concurrent.futures import wait
@@ -90,7 +90,7 @@ def _play_in_pool(tasks: Sequence[GameTask], jobs: int,
     return records
 
 
-def _record_of(task: GameTask, future: Future[GameRecord]) -> GameRecord:
+def _record_of(task: DemoGame, future: Future[GameRecord]) -> GameRecord:
     """The future's record; a game whose worker died is a `crash` with no moves."""
     try:
         return future.result()

@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from pacman.demos.base import (
-    Agent,
     Demo,
     Matchup,
     Results,
@@ -43,14 +42,15 @@ from pacman.demos.base import (
     summarize,
 )
 from pacman.record import GameRecord
+from pacman.task import AgentSpec
 
 LAYOUT = "thrashing"
-GHOSTS = (Agent("RandomGhost"),)
+GHOSTS = (AgentSpec.of("RandomGhost"),)
 SCORE_ONLY = Matchup(
-    "score only", Agent("AlphaBetaAgent", {"depth": 2, "evaluation": "score",
+    "score only", AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "score",
                                            "allow_stop": False}), GHOSTS, LAYOUT)
 FIXED = Matchup(
-    "food evaluation", Agent("AlphaBetaAgent", {"depth": 2, "evaluation": "food",
+    "food evaluation", AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "food",
                                                 "allow_stop": False}), GHOSTS, LAYOUT)
 
 #: Thrashing shows when, in at least this share of the games, ...

@@ -33,24 +33,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import (
-    Agent,
-    Demo,
-    Matchup,
-    Results,
-    Summary,
-    Verdict,
-    game_states,
-    summarize,
-)
+from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec
 
 LAYOUT = "utilitiesRing"
-PACMAN = Agent("AlphaBetaAgent", {"depth": 2, "evaluation": "better"})
+PACMAN = AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"})
 
 
-def _ghosts(utilities: str) -> tuple[Agent, ...]:
-    return (Agent("MaxnGhost", {"depth": 2, "utilities": utilities}),) * 2
+def _ghosts(utilities: str) -> tuple[AgentSpec, ...]:
+    return (AgentSpec.of("MaxnGhost", {"depth": 2, "utilities": utilities}),) * 2
 
 
 COOPERATIVE = Matchup("cooperative", PACMAN, _ghosts("cooperative"), LAYOUT)

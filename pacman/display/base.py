@@ -22,7 +22,7 @@ class GameRestart(Exception):
 class MoveInfo:
     """What the display may show about the move that produced a state.
 
-    `trace`: for a Pacman move of a traced search, the search's trace (`agents.trace.
+    `trace`: for a Pacman move of a traced search, the search's trace (`pacman.agents.trace.
     SearchTrace`: `summary()`, `to_json()`), else None.
     """
 

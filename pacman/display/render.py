@@ -1,10 +1,11 @@
 """Draw game states with pygame, on screen or off it: the classic CS188 look, as surfaces or arrays.
 
-`Renderer` draws onto any surface and needs no window: `Renderer(layout).render(state)` returns
-an `H x W x 3` uint8 array (works with `SDL_VIDEODRIVER=dummy` or with no video at all). The
-walls are rasterised once per layout and cell size into a maze surface; a frame is then one
-blit of the board plus a few cached sprites. `FrameExport` wraps another display and writes the
-last frame (`--screenshot`) or every frame (`--gif`) of a game.
+One job: pixels. `Renderer` draws a `Scene` (`pacman.display.scene`: what is shown, where)
+and the status lines (`pacman.display.status`: the words) onto any pygame surface and needs
+no window: `Renderer(layout).render(state)` returns an `H x W x 3` uint8 array (works with
+`SDL_VIDEODRIVER=dummy` or with no video at all). The walls are rasterised once per layout and
+cell size into a maze surface (`wall_coverage`, numpy); a frame is then one blit of the board
+plus a few cached sprites. Writing frames to files is `pacman.display.export`'s job.
 
 The status bar under the board is never cut off: a frame is at least as wide as a typical
 agents line (a small maze such as testClassic sits centred above the bar), the bar has rows
@@ -17,16 +18,46 @@ from __future__ import annotations
 import math
 import os
 import sys
-import zlib
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pacman.display.base import Display, MoveInfo
+from pacman.display.base import MoveInfo
+from pacman.display.scene import (
+    BACKGROUND,
+    CAPSULE_COLOR,
+    CAPSULE_RADIUS,
+    EYE_COLOR,
+    FLASH_COLOR,
+    FLASH_FACE,
+    FOOD_COLOR,
+    FOOD_RADIUS,
+    GHOST_COLORS,
+    PACMAN_COLOR,
+    PACMAN_RADIUS,
+    PUPIL_COLOR,
+    SCARED_COLOR,
+    SCARED_FACE,
+    SCORE_COLOR,
+    STATUS_BACKGROUND,
+    TEXT_COLOR,
+    WALL_COLOR,
+    WALL_RADIUS,
+    Color,
+    Scene,
+    chomp,
+    ghost_look,
+)
+from pacman.display.status import (
+    MIN_WIDTH_TEXT,
+    TYPICAL_STATUS,
+    fit_text,
+    status_lines,
+    status_rows,
+    wrap_text,
+)
 from pacman.layout import Layout, Position
 from pacman.maze import Point
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
@@ -36,222 +67,15 @@ os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "pacman")  # else pygame names it
 import pygame
 
 if TYPE_CHECKING:
-    from pacman.record import GameRecord
     from pacman.state import GameState
 
-Color = tuple[int, int, int]
-
-# The CS188 palette (graphicsDisplay.py), as 0-255 RGB.
-BACKGROUND: Color = (0, 0, 0)
-WALL_COLOR: Color = (0, 51, 255)
-FOOD_COLOR: Color = (255, 255, 255)
-CAPSULE_COLOR: Color = (255, 255, 255)
-PACMAN_COLOR: Color = (255, 255, 61)
-GHOST_COLORS: tuple[Color, ...] = (
-    (230, 0, 0),      # red
-    (0, 77, 230),     # blue
-    (250, 105, 18),   # orange
-    (26, 191, 179),   # green
-    (255, 153, 0),    # yellow
-    (102, 33, 232),   # purple
-)
-SCARED_COLOR: Color = (33, 33, 200)      # frightened ghost body
-SCARED_FACE: Color = (255, 184, 174)
-FLASH_COLOR: Color = (235, 235, 255)     # the last moves of the scared timer blink white
-FLASH_FACE: Color = (230, 0, 0)
-EYE_COLOR: Color = (255, 255, 255)
-PUPIL_COLOR: Color = (0, 0, 0)
-SCORE_COLOR: Color = (230, 230, 51)
-TEXT_COLOR: Color = (200, 200, 200)
-STATUS_BACKGROUND: Color = (0, 0, 0)
+__all__ = ["CELL_SIZE", "TEXT_PAD", "Renderer", "render_frame", "surface_to_array",
+           "wall_coverage"]
 
 CELL_SIZE = 30           # pixels per cell at zoom 1 (CS188's gridSize)
 TEXT_PAD = 6             # pixels left and right of the status text
-#: the frame is at least this line wide (plus padding), so the status bar reads on small mazes
-MIN_WIDTH_TEXT = "AlphaBetaAgent depth=3 better vs 2 x DirectionalGhost"
-#: the usual status lines at their longest: the bar has rows for them at the frame's width
-TYPICAL_STATUS = ("Score: -1234    Moves: 3000", MIN_WIDTH_TEXT,
-                  "last move: 1,234,567 nodes in 250.0 ms    0.10 s/move    "
-                  "PAUSED (space: go, n: step)")
-SEPARATOR = "    "       # between the parts of a status line; a line wraps here first
-WALL_RADIUS = 0.15       # half-width of a wall "tube", in cells (CS188)
-PACMAN_RADIUS = 0.5      # CS188 PACMAN_SCALE
-FOOD_RADIUS = 0.1        # CS188 FOOD_SIZE
-CAPSULE_RADIUS = 0.25    # CS188 CAPSULE_SIZE
-FLASH_TIME = 10          # scared ghosts blink during their last FLASH_TIME moves
-MOUTH_CLOSED = 30.0      # degrees of mouth opening on a cell (CS188: 30 + 80 sin(pi * frac))
-MOUTH_WIDE = 110.0
 _SUPERSAMPLE = 4         # sprites are drawn this many times larger, then smooth-scaled
 _ANGLE = {EAST: 0.0, NORTH: 90.0, WEST: 180.0, SOUTH: 270.0, STOP: 0.0}
-
-
-class ExportError(ValueError):
-    """A frame export that cannot be done (e.g. `--gif` without Pillow)."""
-
-
-@dataclass(frozen=True)
-class Scene:
-    """What one frame shows: `state` with its agents possibly between cells.
-
-    `board` is the state whose food and capsules are drawn (the previous one during the first
-    half of a glide, so a dot disappears when Pacman reaches it). `mouth` is Pacman's mouth
-    opening in degrees.
-    """
-
-    state: GameState
-    board: GameState
-    pacman: Point
-    ghosts: tuple[Point, ...]
-    mouth: float
-
-    @classmethod
-    def still(cls, state: GameState, mouth: float = 50.0) -> Scene:
-        """The agents on their cells, as in `state`."""
-        return cls(state, state, state.pacman_position, state.ghost_positions, mouth)
-
-
-def chomp(pacman_moves: int) -> float:
-    """Mouth opening without gliding: alternate wide and narrow, one move each."""
-    return 70.0 if pacman_moves % 2 else MOUTH_CLOSED
-
-
-def interpolate(before: GameState, after: GameState, fraction: float) -> Scene:
-    """The scene `fraction` (0..1) of the way from `before` to `after` (one round of moves).
-
-    Agents glide in straight lines; a jump of more than one cell (an eaten ghost going home)
-    happens at once.
-    """
-    fraction = min(1.0, max(0.0, fraction))
-    pacman = _between(before.pacman_position, after.pacman_position, fraction)
-    ghosts: tuple[Point, ...]
-    if before.num_ghosts == after.num_ghosts:
-        ghosts = tuple(_between(a, b, fraction)
-                       for a, b in zip(before.ghost_positions, after.ghost_positions))
-    else:
-        ghosts = after.ghost_positions
-    moved = abs(pacman[0] - before.pacman_position[0]) + abs(pacman[1] - before.pacman_position[1])
-    mouth = MOUTH_CLOSED + (MOUTH_WIDE - MOUTH_CLOSED) * math.sin(math.pi * min(1.0, moved))
-    board = before if fraction < 0.5 else after
-    return Scene(after, board, pacman, ghosts, mouth)
-
-
-def _between(a: Point, b: Point, fraction: float) -> Point:
-    if abs(a[0] - b[0]) + abs(a[1] - b[1]) > 1.01:
-        return b
-    return (a[0] + (b[0] - a[0]) * fraction, a[1] + (b[1] - a[1]) * fraction)
-
-
-def ghost_look(scared_timer: int) -> str:
-    """'normal', 'scared' or 'flash' (white) for a ghost's scared timer."""
-    if scared_timer <= 0:
-        return "normal"
-    if scared_timer > FLASH_TIME:
-        return "scared"
-    return "flash" if (scared_timer // 2) % 2 else "scared"
-
-
-def describe_agents(agents: Sequence[str]) -> str:
-    """E.g. `AlphaBetaAgent depth=3 better vs 2 x RandomGhost`."""
-    if not agents:
-        return ""
-    groups: list[list[Any]] = []
-    for name in agents[1:]:
-        if groups and groups[-1][0] == name:
-            groups[-1][1] += 1
-        else:
-            groups.append([name, 1])
-    ghosts = ", ".join(f"{count} x {name}" if count > 1 else name for name, count in groups)
-    return f"{agents[0]} vs {ghosts}" if ghosts else agents[0]
-
-
-def end_banner(record: GameRecord, keyboard: bool = False) -> list[str]:
-    """The end-of-game box: a title and the score; empty for a stopped game (no box)."""
-    if record.outcome.value == "stopped":
-        return []
-    title = {"win": "You win!" if keyboard else "Pacman wins!",
-             "loss": "Game over"}.get(record.outcome.value, record.outcome.value.upper())
-    detail = f"score {record.score} after {record.pacman_moves} moves"
-    if record.fault:
-        detail += f" ({record.fault[:60]})"
-    return [title, detail]
-
-
-def wrap_text(text: str, width: int, measure: Any) -> list[str]:
-    """`text` in rows no wider than `width` (`measure(text)` is a pixel width): broken at the
-    SEPARATOR gaps first, then at spaces; a single word too wide ends in '...'."""
-    if measure(text) <= width:
-        return [text]
-    rows: list[str] = []
-    current = ""
-    for part in text.split(SEPARATOR):
-        joined = f"{current}{SEPARATOR}{part}" if current else part
-        if measure(joined) <= width:
-            current = joined
-            continue
-        if current:
-            rows.append(current)
-            current = ""
-        for word in part.split(" "):
-            joined = f"{current} {word}" if current else word
-            if measure(joined) <= width:
-                current = joined
-                continue
-            if current:
-                rows.append(current)
-            current = fit_text(word, width, measure)
-    if current:
-        rows.append(current)
-    return rows
-
-
-def fit_text(text: str, width: int, measure: Any) -> str:
-    """`text` shortened to end in '...' if it is wider than `width`."""
-    if measure(text) <= width:
-        return text
-    while len(text) > 1 and measure(text + "...") > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
-
-
-def status_rows(lines: Sequence[str], width: int, capacity: int, measure: Any
-                ) -> list[tuple[int, str]]:
-    """The status lines wrapped into at most `capacity` rows of `(line index, text)`.
-
-    When they need more rows, the line with the most rows (the later one on a tie) gives up
-    its last row until they fit; a line cut short ends in '...'.
-    """
-    wrapped = [wrap_text(line, width, measure) if line else [] for line in lines]
-    cut = [False] * len(wrapped)
-    while sum(len(rows) for rows in wrapped) > capacity:
-        longest = max(range(len(wrapped)), key=lambda i: (len(wrapped[i]), i))
-        if not wrapped[longest]:
-            break
-        wrapped[longest].pop()
-        cut[longest] = True
-    result: list[tuple[int, str]] = []
-    for index, rows in enumerate(wrapped):
-        for number, row in enumerate(rows):
-            if cut[index] and number == len(rows) - 1:
-                while row and measure(row + " ...") > width:  # drop whole words first
-                    row = row.rsplit(" ", 1)[0] if " " in row.strip() else row[:-1]
-                row = row.rstrip() + " ..."
-            result.append((index, row))
-    return result
-
-
-def status_lines(state: GameState, agents: Sequence[str], move: MoveInfo | None,
-                 note: str = "") -> tuple[str, str, str]:
-    """The three status-bar lines: score and moves, the agents, the last search and `note`."""
-    moves = move.pacman_moves if move is not None else 0
-    first = f"Score: {state.score}    Moves: {moves}"
-    third = ""
-    if move is not None and move.nodes is not None:
-        took = (f"{move.seconds * 1000:.1f} ms" if move.seconds < 1 else
-                f"{move.seconds:.2f} s")
-        third = f"last move: {move.nodes:,} nodes in {took}"
-    if note:
-        third = f"{third}    {note}" if third else note
-    return first, describe_agents(agents), third
 
 
 class Renderer:
@@ -649,145 +473,3 @@ def _maze_surface(layout: Layout, cell: int) -> pygame.Surface:
     rgb = np.rint(pixels).astype(np.uint8)
     return pygame.image.frombytes(rgb.tobytes(), (layout.width * cell, layout.height * cell),
                                   "RGB")
-
-
-# --------------------------------------------------------------------- exports
-def check_gif_support() -> None:
-    """Raise `ExportError` when Pillow (needed to write GIFs) is missing."""
-    try:
-        import PIL.Image  # noqa: F401
-    except ImportError:
-        raise ExportError("writing a GIF needs Pillow: pip install 'pacman-adversarial[gif]' "
-                          "(or give a folder name to get PNG frames)") from None
-
-
-class FrameExport:
-    """A display wrapper that also renders the game off-screen and exports it.
-
-    `screenshot`: a PNG of the last frame. `gif`: the whole game, one frame per round, as an
-    animated GIF (Pillow) or, when the path has no `.gif` suffix, as a folder of PNG frames.
-    With several games, the files hold the last game.
-
-    The last frame is the window's end screen in every mode (window, `-t`, `-q`): the final
-    state with the end box ("Pacman wins!", "Game over", "CAPPED", ... and the score; none for
-    a stopped game). The window's key hint ("press a key") is left out: a picture takes no keys.
-    """
-
-    def __init__(self, inner: Display, *, screenshot: str | Path | None = None,
-                 gif: str | Path | None = None, zoom: float = 1.0,
-                 frame_time: float = 0.1) -> None:
-        self.inner = inner
-        self.screenshot = Path(screenshot) if screenshot else None
-        self.gif = Path(gif) if gif else None
-        if self.gif is not None and self.gif.suffix.lower() == ".gif":
-            check_gif_support()
-        self.zoom = zoom
-        self.frame_ms = max(20, round(1000 * (frame_time if frame_time > 0 else 0.1)))
-        self.written: list[Path] = []
-        self._renderer: Renderer | None = None
-        self._agents: tuple[str, ...] = ()
-        self._frames: list[bytes] = []
-        self._frame_count = 0
-        self._captured: GameState | None = None
-        self._last_move: MoveInfo | None = None
-
-    def __getattr__(self, name: str) -> Any:  # close(), quit_requested, ... of the window
-        return getattr(self.inner, name)
-
-    def start(self, state: GameState, agents: tuple[str, ...]) -> None:
-        """Start the inner display and the frame list."""
-        if self._renderer is None or self._renderer.layout != state.layout:
-            self._renderer = Renderer(state.layout, self.zoom)
-        self._agents = agents
-        self._frames, self._frame_count, self._last_move = [], 0, None
-        self.inner.start(state, agents)
-        self._capture(state, None)
-
-    def update(self, state: GameState, move: MoveInfo) -> None:
-        """Update the inner display; keep a frame per round."""
-        self._last_move = move if move.agent == 0 else self._last_move
-        if self.gif is not None and (move.agent == state.num_agents - 1
-                                     or state.is_terminal()):
-            self._capture(state, move)
-        self.inner.update(state, move)
-
-    def finish(self, state: GameState, record: GameRecord) -> None:
-        """Write the screenshot and the animation, then let the inner display finish."""
-        assert self._renderer is not None
-        banner = end_banner(record, bool(getattr(self.inner, "keyboard_mode", False)))
-        last = self._renderer.render(state, self._agents, self._last_move, banner=banner)
-        self.written = []
-        if self.screenshot is not None:
-            self.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            save_png(last, self.screenshot)
-            self.written.append(self.screenshot)
-        if self.gif is not None:
-            # the last frame is the end screen: it replaces the final round's frame, or follows
-            # the last round shown when the game ended mid-round (or crashed)
-            self._store(last, replace=state == self._captured and self._frame_count > 0)
-            self._captured = state
-            if self.gif.suffix.lower() == ".gif":
-                self.gif.parent.mkdir(parents=True, exist_ok=True)
-                size = self._renderer.size
-                save_gif(self._decoded(size), self.gif, self.frame_ms)
-            self.written.append(self.gif)
-        self.inner.finish(state, record)
-
-    def _capture(self, state: GameState, move: MoveInfo | None) -> None:
-        if self.gif is None or self._renderer is None:
-            return
-        self._store(self._renderer.render(state, self._agents, move))
-        self._captured = state
-
-    def _store(self, frame: npt.NDArray[np.uint8], replace: bool = False) -> None:
-        """Keep a frame (or put it in place of the last one)."""
-        assert self.gif is not None
-        if replace:
-            self._frame_count -= 1
-        if self.gif.suffix.lower() == ".gif":
-            data = zlib.compress(frame.tobytes(), 1)  # long games stay small
-            if replace:
-                self._frames[-1] = data
-            else:
-                self._frames.append(data)
-        else:
-            if self._frame_count == 0:
-                self.gif.mkdir(parents=True, exist_ok=True)
-                for old in self.gif.glob("frame-*.png"):
-                    old.unlink()
-            save_png(frame, self.gif / f"frame-{self._frame_count:05d}.png")
-        self._frame_count += 1
-
-    def _decoded(self, size: tuple[int, int]) -> Iterator[npt.NDArray[np.uint8]]:
-        width, height = size
-        for data in self._frames:
-            yield np.frombuffer(zlib.decompress(data), dtype=np.uint8).reshape(height, width, 3)
-
-
-def save_png(frame: npt.NDArray[np.uint8], path: str | Path) -> None:
-    """Write an `H x W x 3` array as a PNG (pygame; no Pillow needed)."""
-    height, width = frame.shape[:2]
-    surface = pygame.image.frombytes(np.ascontiguousarray(frame).tobytes(), (width, height),
-                                     "RGB")
-    pygame.image.save(surface, str(path))
-
-
-def save_gif(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
-             frame_ms: int = 100, hold_last_ms: int = 2000) -> None:
-    """Write frames as an animated GIF (needs Pillow); the last frame is held longer."""
-    check_gif_support()
-    from PIL import Image
-
-    images: list[Any] = []
-    palette: Any = None
-    for frame in frames:
-        image = Image.fromarray(frame, "RGB")
-        if palette is None:  # one palette for all frames: no flicker, fast quantising
-            palette = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
-        images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
-    if not images:
-        raise ExportError("no frames to write")
-    durations = [frame_ms] * len(images)
-    durations[-1] = max(frame_ms, hold_last_ms)
-    images[0].save(str(path), save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False, disposal=1)

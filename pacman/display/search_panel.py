@@ -147,7 +147,7 @@ def draw_panel(target: pygame.Surface, rect: pygame.Rect, lines: Sequence[str],
     lines wrapped; what does not fit ends in '...'."""
     import pygame
 
-    from pacman.display.render import wrap_text
+    from pacman.display.status import wrap_text
 
     target.fill(PANEL_BACKGROUND, rect)
     pygame.draw.line(target, PANEL_BORDER, rect.topleft, rect.bottomleft, 2)
@@ -178,7 +178,7 @@ def draw_pv(target: pygame.Surface, renderer: Renderer, paths: Sequence[Sequence
     cell and a ring where it ends."""
     import pygame
 
-    from pacman.display.render import GHOST_COLORS, PACMAN_COLOR
+    from pacman.display.scene import GHOST_COLORS, PACMAN_COLOR
 
     cell = renderer.cell
     width = max(2, cell // 8)

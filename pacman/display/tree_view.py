@@ -198,7 +198,7 @@ class TreeView:
     def draw(self, target: pygame.Surface, area: pygame.Rect, font: pygame.font.Font,
              small: pygame.font.Font) -> None:
         """Draw the view into `area`: the title, the selected item, the tree and the keys."""
-        from pacman.display.render import fit_text
+        from pacman.display.status import fit_text
 
         target.fill(TREE_BACKGROUND, area)
         height = font.get_linesize()

@@ -13,6 +13,15 @@ Escape goes back to the game, paused). Traces come from `pacman play --trace`.
 `open_window` raises `WindowUnavailable` when no real window can be shown: no `DISPLAY` or
 `WAYLAND_DISPLAY` on Linux, `SDL_VIDEODRIVER=dummy`/`offscreen` (a window nobody sees; pass
 `allow_dummy=True` to get one anyway, as the tests do) or SDL failing to start its video.
+
+One job, the interactive window, which is why this module is over 500 lines: `PygameWindow`
+owns the one pygame display surface and its event queue. Everything in it -- the `Display`
+calls, pacing and gliding, the controls, and the loops that block the game (paused, waiting
+for the keyboard agent's key, the end screen, the tree view) -- reads and changes that one
+state, and each loop must answer the same events (quit, resize, the keys) the same way, so
+they stay together. What the window shows is drawn elsewhere: the board and status bar by
+`pacman.display.render`, the panel by `pacman.display.search_panel`, the tree by
+`pacman.display.tree_view`.
 """
 
 from __future__ import annotations
@@ -25,7 +34,9 @@ from typing import TYPE_CHECKING
 
 from pacman.display import search_panel
 from pacman.display.base import GameRestart, GameStopped, MoveInfo
-from pacman.display.render import Renderer, Scene, chomp, end_banner, interpolate, status_lines
+from pacman.display.render import Renderer
+from pacman.display.scene import Scene, chomp, interpolate
+from pacman.display.status import end_banner, status_lines
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

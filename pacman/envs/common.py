@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pacman.layout import Layout, check_playable, load_layout
+from pacman.layout import Layout, check_playable, ghosts_in_play, load_layout
 from pacman.rules import CANONICAL_ORDER, EAST, NORTH, SOUTH, STOP, WEST, Direction
 from pacman.state import GameState
 
@@ -32,13 +32,7 @@ def resolve_layout(layout: str | Layout, num_ghosts: int | None) -> tuple[Layout
         layout = load_layout(layout)  # LayoutError is a ValueError
     elif not isinstance(layout, Layout):
         raise TypeError(f"layout must be a layout name or a Layout, not {type(layout).__name__}")
-    available = len(layout.ghost_starts)
-    if num_ghosts is None:
-        num_ghosts = available
-    if isinstance(num_ghosts, bool) or not isinstance(num_ghosts, int) or not (
-            0 <= num_ghosts <= available):
-        raise ValueError(f"num_ghosts must be a whole number from 0 to {available} (the ghosts "
-                         f"of layout {layout.name}), got {num_ghosts!r}")
+    num_ghosts = ghosts_in_play(layout, num_ghosts)
     layout = layout.with_ghosts(num_ghosts)
     check_playable(layout, num_ghosts)
     return layout, num_ghosts
@@ -101,7 +95,7 @@ def sendable(state: GameState) -> GameState:
 
 def make_ghosts(name: str, settings: Mapping[str, Any] | None, count: int) -> list[Any]:
     """`count` fresh ghost agents of a registry name (like `pacman play -g NAME`)."""
-    from agents.registry import make_agent, resolve_name
+    from pacman.agents.registry import make_agent, resolve_name
 
     resolved = resolve_name(name, "ghost")
     return [make_agent(resolved, "ghost", settings, index=i + 1) for i in range(count)]

@@ -14,7 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from typing import Any, Protocol
 
-from pacman.experiments.grid import BatchError
+from pacman.errors import BatchError
 
 # --- backends -----------------------------------------------------------------------------
 
@@ -60,7 +60,7 @@ def _worker_init(parent: int | None = None) -> None:
     if parent is not None:
         threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True,
                          name="pacman-orphan-watch").start()
-    import agents.registry  # noqa: F401 - imports every game needs, done before any timing
+    import pacman.agents.registry
     import pacman.game  # noqa: F401
 
 

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from statistics import NormalDist
 from typing import Any
 
-from pacman.experiments.store import StoredGame
+from pacman.experiments.config import StoredGame
 from pacman.experiments.table import CONFIDENCE, _t_cdf, t_quantile, wilson_interval
 from pacman.record import Outcome
 

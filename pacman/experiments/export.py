@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pacman.experiments.store import StoredGame
+from pacman.errors import ExportError
+from pacman.experiments.config import StoredGame
 
 __all__ = ["FORMATS", "ExportError", "game_rows", "to_dataframe", "write_games"]
 
@@ -22,10 +23,6 @@ FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".parquet": "parquet"}
 _FIRST = ["layout", "pacman", "ghost", "num_ghosts", "max_moves", "move_timeout", "paired"]
 _LAST = ["base_seed", "index", "seed", "outcome", "complete", "score", "pacman_moves",
          "move_seconds", "nodes", "nodes_moves", "fault", "version", "code"]
-
-
-class ExportError(ValueError):
-    """An export that cannot be made (a missing extra, an unknown file type); one line."""
 
 
 def game_rows(games: Sequence[StoredGame]) -> list[dict[str, Any]]:
@@ -39,7 +36,7 @@ def game_rows(games: Sequence[StoredGame]) -> list[dict[str, Any]]:
         row: dict[str, Any] = {
             "layout": config.layout, "pacman": config.pacman.name, "ghost": config.ghost.name,
             "num_ghosts": config.num_ghosts, "max_moves": config.max_moves,
-            "move_timeout": config.move_timeout, "paired": config.paired}
+            "move_timeout": config.move_time_limit, "paired": config.paired}
         mine = config.pacman.settings_dict()
         row.update({f"pacman.{name}": mine.get(name) for name in pacman_settings})
         theirs = config.ghost.settings_dict()

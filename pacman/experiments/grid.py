@@ -12,15 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacman.experiments.store import AgentSpec, GameConfig, Setting
-from pacman.layout import check_playable, load_layout, shipped_layouts
+from pacman.errors import BatchError, LayoutError
+from pacman.experiments.config import GameConfig
+from pacman.layout import check_playable, ghosts_in_play, load_layout, shipped_layouts
+from pacman.task import AgentSpec, Setting
 
 EXPERIMENT_KEYS = ("pacman", "ghosts", "layouts", "num_ghosts", "games", "seed", "max_moves",
                    "move_timeout", "game_timeout")
-
-
-class BatchError(ValueError):
-    """A batch that cannot run as asked (bad grid, experiment file or backend)."""
 
 
 # --- the grid -----------------------------------------------------------------------------
@@ -54,11 +52,12 @@ class Grid:
     layouts: Sequence[str] = ("mediumClassic",)
     num_ghosts: Sequence[int | None] = (None,)
     max_moves: int | None = None
-    move_timeout: float | None = None
+    move_time_limit: float | None = None
 
     def configs(self) -> list[GameConfig]:
         """The crossed configurations, as given (not yet resolved)."""
-        return [GameConfig(pacman, ghost, count, layout, self.max_moves, self.move_timeout)
+        return [GameConfig(pacman, ghost, count, layout, self.max_moves,
+                           self.move_time_limit)
                 for layout in self.layouts for count in self.num_ghosts
                 for ghost in self.ghosts for pacman in self.pacman]
 
@@ -100,23 +99,23 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
     layout = load_layout(config.layout)
     layout_key = config.layout if config.layout in shipped_layouts() else str(
         Path(config.layout).resolve())
-    available = len(layout.ghost_starts)
-    count = available if config.num_ghosts is None else config.num_ghosts
-    check_playable(layout, min(count, available))
-    if count < 0 or count > available:
-        raise BatchError(f"layout {layout.name} has {available} ghost start(s): cannot play "
-                         f"with {count} ghosts")
+    try:
+        count = ghosts_in_play(layout, config.num_ghosts)
+    except LayoutError:
+        raise BatchError(f"layout {layout.name} has {len(layout.ghost_starts)} ghost start(s): "
+                         f"cannot play with {config.num_ghosts} ghosts") from None
+    check_playable(layout, count)
     from pacman.experiments.versions import code_version
 
     pacman, pacman_agent, pacman_files = _canonical(config.pacman, "pacman", 0)
     ghost, ghost_agent, ghost_files = _canonical(config.ghost, "ghost", 1)
     if config.max_moves is not None and config.max_moves < 1:
         raise BatchError(f"max_moves must be >= 1, got {config.max_moves}")
-    if config.move_timeout is not None and config.move_timeout <= 0:
-        raise BatchError(f"move_timeout must be > 0 seconds, got {config.move_timeout}")
+    if config.move_time_limit is not None and config.move_time_limit <= 0:
+        raise BatchError(f"move_timeout must be > 0 seconds, got {config.move_time_limit}")
+    limit = config.move_time_limit
     canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
-                           None if config.move_timeout is None else float(config.move_timeout),
-                           config.paired)
+                           None if limit is None else float(limit), config.paired)
     names = (describe(pacman_agent), *[describe(ghost_agent)] * count)
     code = code_version([*pacman_files, *ghost_files])
     return ResolvedConfig(canonical, layout.name, names, code)
@@ -125,15 +124,16 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
 def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, list[Path]]:
     """The spec with default settings filled in, the agent built from it, and the files of
     the user's code it runs (for its code version)."""
-    from agents.registry import (
+    from pacman.agents.registry import (
         CS188_EVALUATIONS,
         AgentEntry,
-        RegistryError,
         find_agent,
         make_agent,
         resolve_name,
+        typed_settings,
     )
     from pacman.cs188.loader import is_cs188_agent_class
+    from pacman.errors import RegistryError
     from pacman.experiments.versions import agent_code_files, setting_code_files
 
     found = find_agent(spec.name, role)
@@ -149,18 +149,17 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, 
         value = settings_in.pop("evalFn")
         settings_in["evaluation"] = CS188_EVALUATIONS.get(str(value), value)
         spec = AgentSpec.of(spec.name, settings_in)
-    # settings that change what an agent reports, never how it plays (a search trace), stay
-    # out of the configuration: its key, and so its games' seeds, are the same with or without
-    observing = set(getattr(cls, "observing_settings", ()))
-    if observing & set(spec.settings_dict()):
-        spec = AgentSpec.of(spec.name, {k: v for k, v in spec.settings_dict().items()
-                                        if k not in observing})
-    # settings a class gained after results were stored stay out of the key at the value
-    # that plays as before (`late_settings`), so stored games and their seeds stay valid
-    late: dict[str, Any] = dict(getattr(cls, "late_settings", {}))
-    if any(late.get(k, object()) == v for k, v in spec.settings):
-        spec = AgentSpec.of(spec.name, {k: v for k, v in spec.settings_dict().items()
-                                        if not (k in late and late[k] == v)})
+    typed = typed_settings(cls)
+    if typed is not None:
+        # settings that change what an agent reports, never how it plays (a search trace),
+        # and settings a class gained after results were stored, at the value that plays as
+        # before, stay out of the configuration: its key and its games' seeds do not move
+        leave_out = {item.name for item in typed.fields() if item.observing} | {
+            k for k, v in spec.settings if any(
+                item.late and item.name == k and item.default == v for item in typed.fields())}
+        if leave_out & set(spec.settings_dict()):
+            spec = AgentSpec.of(spec.name, {k: v for k, v in spec.settings_dict().items()
+                                            if k not in leave_out})
     try:
         agent = make_agent(name, role, spec.settings_dict(), index=index)
     except RegistryError:
@@ -168,18 +167,21 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, 
     except Exception as error:  # a user's class may raise anything while it is built
         raise BatchError(f"cannot build {role} agent {name}: {type(error).__name__}: "
                          f"{error}") from None
-    settings: dict[str, Setting] = {}
-    try:
-        parameters = list(inspect.signature(cls).parameters.values())
-    except (TypeError, ValueError):
-        parameters = []
-    for parameter in parameters:
-        default = parameter.default
-        if parameter.name != "index" and parameter.name not in observing and (
-                parameter.name not in late) and (
-                default is None or isinstance(default, (bool, int, float, str))):
-            settings[parameter.name] = default
-    settings.update(spec.settings)
+    settings: dict[str, Setting]
+    if typed is not None:
+        settings = typed.batch_settings(spec.settings_dict())
+    else:  # a class of the user's: its keyword parameters' plain defaults, then the given
+        settings = {}
+        try:
+            parameters = list(inspect.signature(cls).parameters.values())
+        except (TypeError, ValueError):
+            parameters = []
+        for parameter in parameters:
+            default = parameter.default
+            if parameter.name != "index" and (
+                    default is None or isinstance(default, (bool, int, float, str))):
+                settings[parameter.name] = default
+        settings.update(spec.settings)
     files = agent_code_files(cls) + setting_code_files(spec.settings_dict())
     return AgentSpec.of(name, settings), agent, files
 
@@ -198,8 +200,8 @@ class Experiment:
     games: int | None = None
     seed: int | None = None
     max_moves: int | None = None
-    move_timeout: float | None = None
-    game_timeout: float | None = None
+    move_time_limit: float | None = None
+    game_time_limit: float | None = None
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -274,7 +276,8 @@ def _experiment(data: Any) -> Experiment:
         ghosts=tuple(_agents(listed("ghosts"), "ghosts")),
         layouts=tuple(listed("layouts")), num_ghosts=tuple(counts), games=games,
         seed=number("seed", int), max_moves=number("max_moves", int),
-        move_timeout=number("move_timeout", float), game_timeout=number("game_timeout", float))
+        move_time_limit=number("move_timeout", float),
+        game_time_limit=number("game_timeout", float))
 
 
 def _agents(entries: list[Any], key: str) -> list[AgentSpec]:

@@ -13,11 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pacman.experiments.config import GameConfig, StoredGame
 from pacman.experiments.grid import ResolvedConfig, resolve_config
 from pacman.experiments.runner import BatchResult, ProgressCallback, run_batch
-from pacman.experiments.store import AgentSpec, GameConfig, ResultStore, StoredGame
+from pacman.experiments.store import ResultStore
 from pacman.experiments.table import mean_interval, wilson_interval
 from pacman.record import Outcome
+from pacman.task import AgentSpec
 
 #: The family of layouts the table is played on (`pacman/layouts/assumptions*.lay`): a food
 #: dot at the bottom of a dead end that is fatal to eat early against a ghost that hunts,
@@ -93,7 +95,7 @@ def configs(layout: str = LAYOUTS[0], evaluation: str = EVALUATION,
 def run(games: int = DEFAULT_GAMES, *, layouts: Sequence[str] = LAYOUTS,
         evaluation: str = EVALUATION, store: str | Path = DEFAULT_STORE, seed: int = 0,
         jobs: int | None = None, max_moves: int = MAX_MOVES,
-        game_timeout: float | None = 600.0,
+        game_time_limit: float | None = 600.0,
         on_progress: ProgressCallback | None = None) -> tuple[list[LayoutTable], BatchResult]:
     """Play what the store lacks of `games` games per cell on every layout (one batch, so the
     workers stay busy); return one table per layout, in the order given, and the batch.
@@ -108,7 +110,7 @@ def run(games: int = DEFAULT_GAMES, *, layouts: Sequence[str] = LAYOUTS,
         for layout in names}
     batch = [entry for cells in resolved.values() for entry in cells.values()]
     result = run_batch(batch, games=games, store=store, seed=seed, jobs=jobs,
-                       game_timeout=game_timeout, on_progress=on_progress)
+                       game_time_limit=game_time_limit, on_progress=on_progress)
     with ResultStore(store) as results:
         stored = [game for game in results.games() if game.base_seed == seed
                   and game.index < games]

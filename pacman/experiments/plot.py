@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pacman.experiments.store import StoredGame
+from pacman.errors import PlotError
+from pacman.experiments.config import StoredGame
 from pacman.experiments.table import (
     STANDARD_COLUMNS,
     TableRow,
@@ -21,10 +22,6 @@ from pacman.experiments.table import (
 
 WIN_RATE_FILE = "win_rate.png"
 SCORES_FILE = "scores.png"
-
-
-class PlotError(RuntimeError):
-    """Plots that cannot be drawn (matplotlib missing, nothing to plot)."""
 
 
 def _pyplot() -> Any:

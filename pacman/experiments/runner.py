@@ -44,23 +44,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pacman.errors import BatchError, StoreError
 from pacman.experiments.backends import Backend, ProcessBackend, default_jobs
-from pacman.experiments.grid import BatchError, ResolvedConfig, resolve_configs
-from pacman.experiments.store import (
-    CLAIM_SECONDS,
-    INTEGER_MAX,
-    INTEGER_MIN,
-    GameConfig,
-    GameTask,
-    ResultStore,
-    StoredGame,
-    StoreError,
-    derive_seed,
-    new_claim_owner,
-    open_results,
-)
-from pacman.layout import Layout, load_layout
+from pacman.experiments.claims import CLAIM_SECONDS, new_claim_owner
+from pacman.experiments.config import GameConfig, GameTask, StoredGame, derive_seed
+from pacman.experiments.grid import ResolvedConfig, resolve_configs
+from pacman.experiments.store import INTEGER_MAX, INTEGER_MIN, ResultStore, open_results
+from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
+from pacman.task import GameSpec
 
 DEFAULT_STORE = Path("results") / "pacman.db"
 _POLL_SECONDS = 0.5  # longest wait between checks for overdue games, progress and Ctrl-C
@@ -83,46 +75,38 @@ def play_game(task: GameTask) -> GameRecord:
     """Play one game of a batch (in a worker): build the agents, then `run_game`.
 
     With a move time limit the game is played by a child process of this worker that is
-    stopped when a move runs over (`pacman.watched`), so an agent that ignores the limit
+    stopped when a move runs over (`pacman.hosting.watched`), so an agent that ignores the limit
     cannot hold the worker. An agent that fails while being built ends the game as `crash`
     (moves 0, score 0).
     """
-    from agents.registry import make_agent
-    from pacman.game import run_game
+    from pacman.hosting.local import build_agents, play_built
 
     config = task.config
     layout = load_layout(config.layout)
-    count = len(layout.ghost_starts) if config.num_ghosts is None else config.num_ghosts
-    count = min(count, len(layout.ghost_starts))
-    if config.move_timeout is not None:
-        return _play_watched(task, layout, count)
+    spec = task.game(layout)
+    if config.move_time_limit is not None:
+        return _play_watched(task, spec)
     try:
-        pacman = make_agent(config.pacman.name, "pacman", config.pacman.settings_dict(), 0)
-        ghosts = [make_agent(config.ghost.name, "ghost", config.ghost.settings_dict(), i + 1)
-                  for i in range(count)]
+        pacman, ghosts = build_agents(spec)
     except Exception as error:
-        return _not_built(task, layout.name, count, f"{type(error).__name__}: {error}")
-    return run_game(layout, pacman, ghosts, seed=task.seed, max_moves=config.max_moves,
-                    move_time_limit=config.move_timeout)
+        return _not_built(task, layout.name, spec.num_ghosts, f"{type(error).__name__}: {error}")
+    return play_built(spec, pacman, ghosts)
 
 
 #: this worker's child for games with a move time limit, started with its first such game
 _WATCHED: list[Any] = []
 
 
-def _play_watched(task: GameTask, layout: Layout, count: int) -> GameRecord:
-    from pacman.watched import AgentSetupError, GameSpec, WatchedGames
+def _play_watched(task: GameTask, spec: GameSpec) -> GameRecord:
+    from pacman.errors import AgentSetupError
+    from pacman.hosting.watched import WatchedGames
 
     if not _WATCHED:
         _WATCHED.append(WatchedGames())
-    config = task.config
-    spec = GameSpec(layout, config.pacman.name, config.pacman.settings_dict(), config.ghost.name,
-                    config.ghost.settings_dict(), count, task.seed, config.max_moves,
-                    config.move_timeout)
     try:
         record: GameRecord = _WATCHED[0].play(spec)
     except AgentSetupError as error:
-        return _not_built(task, layout.name, count, str(error))
+        return _not_built(task, spec.layout.name, spec.num_ghosts, str(error))
     return record
 
 
@@ -218,7 +202,7 @@ def stored_games(store: str | Path, configs: Sequence[ResolvedConfig], games: in
 def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
               store: ResultStore | str | Path = DEFAULT_STORE, seed: int = 0,
               jobs: int | None = None, backend: Backend | None = None,
-              game_timeout: float | None = None,
+              game_time_limit: float | None = None,
               on_progress: ProgressCallback | None = None) -> BatchResult:
     """Play `games` games of every configuration that the store does not have yet.
 
@@ -234,9 +218,9 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
             INTEGER_MIN <= seed <= INTEGER_MAX):
         raise BatchError(f"the batch seed must be a whole number from {INTEGER_MIN} to "
                          f"{INTEGER_MAX}, got {seed!r}")
-    if game_timeout is not None and not 0 < game_timeout <= MAX_SECONDS:
-        raise BatchError(f"game_timeout must be > 0 and at most {MAX_SECONDS:,.0f} seconds, "
-                         f"got {game_timeout}")
+    if game_time_limit is not None and not 0 < game_time_limit <= MAX_SECONDS:
+        raise BatchError(f"game_time_limit must be > 0 and at most {MAX_SECONDS:,.0f} seconds, "
+                         f"got {game_time_limit}")
     resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs])
     for entry in resolved:
         _check_numbers(entry.config)
@@ -263,7 +247,7 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
         if backend is None:
             backend = ProcessBackend(min(jobs or default_jobs(), len(todo)))
         names = {r.config.key(): r for r in resolved}
-        runner = _Runner(backend, results, todo, names, game_timeout, on_progress, planned,
+        runner = _Runner(backend, results, todo, names, game_time_limit, on_progress, planned,
                          already)
         runner.superseded = superseded
         return runner.run()
@@ -276,7 +260,7 @@ def _check_numbers(config: GameConfig) -> None:
     """BatchError for a number the store cannot hold or a worker cannot use."""
     if config.max_moves is not None and config.max_moves > INTEGER_MAX:
         raise BatchError(f"max_moves must be at most {INTEGER_MAX}, got {config.max_moves}")
-    timeout = config.move_timeout
+    timeout = config.move_time_limit
     if timeout is not None and not (math.isfinite(timeout) and timeout <= MAX_SECONDS):
         raise BatchError(f"move_timeout must be at most {MAX_SECONDS:,.0f} seconds, got "
                          f"{timeout}")
@@ -292,10 +276,10 @@ class _Runner:
     """The scheduling loop of one `run_batch` call."""
 
     def __init__(self, backend: Backend, store: ResultStore, todo: list[GameTask],
-                 resolved: Mapping[str, ResolvedConfig], game_timeout: float | None,
+                 resolved: Mapping[str, ResolvedConfig], game_time_limit: float | None,
                  on_progress: ProgressCallback | None, planned: int, already: int) -> None:
         self.backend, self.store, self.resolved = backend, store, resolved
-        self.game_timeout, self.on_progress = game_timeout, on_progress
+        self.game_time_limit, self.on_progress = game_time_limit, on_progress
         self.planned, self.already, self.total = planned, already, len(todo)
         self.pending: deque[GameTask] = deque(todo)
         self.todo_keys = {(task.config.key(), task.index, task.code) for task in todo}
@@ -311,7 +295,7 @@ class _Runner:
         self.executor: Executor | None = None
         # with a game time limit, keep exactly one game per worker so a game starts when it
         # is submitted; without one, one extra queued game per worker keeps workers busy
-        self.window = backend.slots if game_timeout is not None else 2 * backend.slots
+        self.window = backend.slots if game_time_limit is not None else 2 * backend.slots
         # claims: a game is claimed in the store before it is handed out (see the module doc)
         self.owner = new_claim_owner()
         self.waiting: deque[GameTask] = deque()  # claimed by another running batch
@@ -433,8 +417,8 @@ class _Runner:
 
     def _submit(self, task: GameTask) -> None:
         assert self.executor is not None
-        deadline = float("inf") if self.game_timeout is None else (
-            time.perf_counter() + self.game_timeout)
+        deadline = float("inf") if self.game_time_limit is None else (
+            time.perf_counter() + self.game_time_limit)
         self.inflight[self.executor.submit(play_game, task)] = _Flight(task, deadline)
 
     def _wait_time(self) -> float:
@@ -489,7 +473,7 @@ class _Runner:
             if future.done():  # it made it after all: collected on the next turn
                 continue
             task = self.inflight.pop(future).task
-            message = (f"game went over the game time limit of {self.game_timeout:g}s; its "
+            message = (f"game went over the game time limit of {self.game_time_limit:g}s; its "
                        "worker was stopped")
             finished.append((task, self._made_up(task, Outcome.TIMEOUT, message), False))
             self.killed += 1

@@ -1,4 +1,4 @@
-"""The results store: game configurations as stable keys, and finished games in SQLite.
+"""The results file: its format, its versions and their conversion, and its games in SQLite.
 
 Every finished game is one row, written (and committed) as soon as it is known, keyed by
 `(config_key, base_seed, game_index, code)`: running the same batch again finds what is there
@@ -28,43 +28,52 @@ else through a `mode=ro` URI, or `immutable=1` when even that cannot open (a WAL
 read-only folder). `pacman table` and `pacman plot` work on a store nobody may write.
 
 **Two batches on one file share the work.** Before a batch plays a game it claims it in the
-`claims` table, in the same kind of transaction that checks the game is not stored yet; a game
-another live batch has claimed is left to that batch, and played only if that batch dies
-without storing it. A claim names its batch (host, process id, a random token) and expires
-`CLAIM_SECONDS` after the batch last renewed it; a claim of a dead process on this host is free
-at once, so a batch killed with `kill -9` can be resumed right away. Storing a game deletes its
-claim in the same transaction. So every game is played once and every count is right, however
-many batches run; a batch that finds all its games claimed waits for the others to finish them.
+`claims` table (`claim`, `renew`, `release`); storing a game deletes its claim in the same
+transaction. The rules of claims are `pacman.experiments.claims`; this module runs them inside
+its own write transactions, so every write to the file, claims included, is one `BEGIN
+IMMEDIATE` ... `COMMIT` here, rolled back on any exception.
+
+The configurations, tasks and stored games themselves are plain values
+(`pacman.experiments.config`); this module turns them into rows and back.
+
+**Why one module of over 500 lines.** Its one job is the file: telling ours from others',
+opening it every way a reader or a batch may, the schema and its conversion, turning SQLite's
+failures into one-line errors, the write transactions, and rows to values and back. These
+share one connection and one transaction discipline (`_transaction`, `_errors`): split them
+and the connection, the error mapping and the "is this a version-1 file" state would become
+an interface between modules that nothing else should see.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import socket
 import sqlite3
 import time
-import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from pacman import __version__
+from pacman.errors import StoreError
+from pacman.experiments.claims import (
+    CLAIM_SECONDS,
+    Claims,
+    claim_games,
+    drop_claim,
+    release_claims,
+    renew_claims,
+)
+from pacman.experiments.config import GameConfig, GameTask, StoredGame
 from pacman.record import GameRecord, Outcome
 
 SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1: no code column (converted when written)
 APPLICATION_ID = 0x50616352  # "PacR": `PRAGMA application_id` of every results file
-SEED_BITS = 31  # seeds stay small enough to type into `pacman play --seed`
 INTEGER_MIN, INTEGER_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
-CLAIM_SECONDS = 60.0  # a claim not renewed for this long is free (its batch is gone)
 BUSY_SECONDS = 30.0  # how long to wait for another process's write lock
-
-Setting = str | int | float | bool | None
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _GAMES_SCHEMA = """
@@ -118,178 +127,6 @@ _GAME_COLUMNS = (
 
 # the first byte of SQLite's primary result codes (Python 3.11 exceptions carry the code)
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
-
-
-class StoreError(ValueError):
-    """A results file that cannot be opened, read or written; the message is one line.
-
-    `message` says what went wrong and `hint` (maybe empty) what to do about it.
-    """
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(f"{message}; {hint}" if hint else message)
-        self.message, self.hint = message, hint
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent by registry name with its settings, kept as sorted `(name, value)` pairs."""
-
-    name: str
-    settings: tuple[tuple[str, Setting], ...] = ()
-
-    @classmethod
-    def of(cls, name: str, settings: Mapping[str, Setting] | None = None) -> AgentSpec:
-        """A spec with its settings sorted by name."""
-        return cls(name, tuple(sorted((settings or {}).items())))
-
-    def settings_dict(self) -> dict[str, Setting]:
-        """The settings as a dict."""
-        return dict(self.settings)
-
-    def settings_text(self) -> str:
-        """`depth=2 evaluation=better` ('' without settings)."""
-        return " ".join(f"{key}={value}" for key, value in self.settings)
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """Everything that decides how a game goes, except its seed.
-
-    `num_ghosts=None` means all the layout has; `resolve_config` in `pacman.experiments.grid`
-    turns names into canonical class names, fills in default settings and the number of ghosts.
-    """
-
-    pacman: AgentSpec
-    ghost: AgentSpec = AgentSpec("RandomGhost")
-    num_ghosts: int | None = None
-    layout: str = "mediumClassic"
-    max_moves: int | None = None
-    move_timeout: float | None = None
-    paired: bool = False  # seeds shared with every agent on the same board (see `seed_key`)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (`paired` only when set, so other keys stay as they were)."""
-        data: dict[str, Any] = {
-            "pacman": self.pacman.name, "pacman_settings": self.pacman.settings_dict(),
-            "ghost": self.ghost.name, "ghost_settings": self.ghost.settings_dict(),
-            "num_ghosts": self.num_ghosts, "layout": self.layout,
-            "max_moves": self.max_moves, "move_timeout": self.move_timeout,
-        }
-        if self.paired:
-            data["paired"] = True
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
-        """The inverse of `to_dict`."""
-        return cls(
-            pacman=AgentSpec.of(data["pacman"], data.get("pacman_settings")),
-            ghost=AgentSpec.of(data["ghost"], data.get("ghost_settings")),
-            num_ghosts=data.get("num_ghosts"), layout=data["layout"],
-            max_moves=data.get("max_moves"), move_timeout=data.get("move_timeout"),
-            paired=data.get("paired") is True,
-        )
-
-    def key(self) -> str:
-        """The canonical JSON text that identifies this configuration in the store."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-
-    def seed_key(self) -> str:
-        """What the games' seeds are derived from: the key, or for a `paired` configuration
-        the key without its agents, so every paired configuration on the same board (layout,
-        number of ghosts, move cap and limit) plays game `i` with the same seed: the same
-        ghost randomness for every Pacman, and the same for every ghost agent (common random
-        numbers, for paired comparisons)."""
-        if not self.paired:
-            return self.key()
-        data = self.to_dict()
-        for name in ("pacman", "pacman_settings", "ghost", "ghost_settings"):
-            del data[name]
-        return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-    def label(self) -> str:
-        """A short human description, e.g. `AlphaBetaAgent depth=2 ... vs 2 RandomGhost`."""
-        pacman = " ".join(filter(None, [self.pacman.name, self.pacman.settings_text()]))
-        ghost = " ".join(filter(None, [self.ghost.name, self.ghost.settings_text()]))
-        paired = " (paired seeds)" if self.paired else ""
-        return f"{pacman} vs {self.num_ghosts} {ghost} on {self.layout}{paired}"
-
-
-def derive_seed(base_seed: int, config_key: str, index: int) -> int:
-    """The seed of game `index` of a configuration: a stable hash, the same in every process.
-
-    BLAKE2b of `base_seed`, the configuration key and the index (never the salted `hash()`),
-    so a game's seed does not depend on which worker plays it or when.
-    """
-    digest = hashlib.blake2b(f"{base_seed}\n{config_key}\n{index}".encode(), digest_size=8)
-    return int.from_bytes(digest.digest(), "big") & ((1 << SEED_BITS) - 1)
-
-
-@dataclass(frozen=True)
-class GameTask:
-    """One game to play: a configuration, the batch seed, the game's index and its seed."""
-
-    config: GameConfig
-    base_seed: int
-    index: int
-    seed: int
-    code: str = ""  # the code version that plays it (not part of the seed)
-
-    @classmethod
-    def of(cls, config: GameConfig, base_seed: int, index: int, code: str = "") -> GameTask:
-        """The task with its derived seed."""
-        return cls(config, base_seed, index, derive_seed(base_seed, config.seed_key(), index),
-                   code)
-
-
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """One row of the store."""
-
-    config: GameConfig
-    base_seed: int
-    index: int
-    seed: int
-    outcome: Outcome
-    complete: bool
-    score: int | None
-    pacman_moves: int | None
-    move_seconds: float
-    nodes: int | None
-    nodes_moves: int
-    fault: str | None
-    version: str
-    record_json: str
-    code: str = ""  # the code version that played it ('': unknown, stored before versions)
-
-    def record(self) -> GameRecord:
-        """The full game record; StoreError if the stored JSON is damaged."""
-        try:
-            data = json.loads(self.record_json)
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-            return GameRecord.from_dict(data)
-        except (ValueError, TypeError, KeyError, RecursionError) as error:
-            raise StoreError(f"game {self.index} (batch seed {self.base_seed}) of "
-                             f"{self.config.label()}: damaged record ({_short(error)})") from None
-
-
-@dataclass(frozen=True)
-class Claims:
-    """What `ResultStore.claim` found for each game asked for."""
-
-    claimed: tuple[GameTask, ...] = ()  # now claimed by the caller: play them
-    stored: tuple[GameTask, ...] = ()  # already in the store (another batch played them)
-    busy: tuple[GameTask, ...] = ()  # claimed by another batch that is still running
-    owners: frozenset[str] = field(default_factory=frozenset)  # the owners of the busy ones
-
-
-def new_claim_owner() -> str:
-    """A name for the claims of one batch run: `host:pid:token`."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
 
 
 class ResultStore:
@@ -599,14 +436,13 @@ class ResultStore:
                 (key, task.base_seed, task.index, task.seed, config.pacman.name,
                  _json(config.pacman.settings_dict()), config.ghost.name,
                  _json(config.ghost.settings_dict()), config.num_ghosts, config.layout,
-                 config.max_moves, config.move_timeout, record.outcome.value, int(complete),
+                 config.max_moves, config.move_time_limit, record.outcome.value, int(complete),
                  record.score if complete else None, record.pacman_moves if complete else None,
                  float(sum(record.pacman_move_times)), sum(reported) if reported else None,
                  len(reported), record.fault, version or __version__, time.time(),
                  _json(record.to_dict()), task.code))
             added = cursor.rowcount == 1
-            self._db.execute("DELETE FROM claims WHERE config_key = ? AND base_seed = ? AND "
-                             "game_index = ?", (key, task.base_seed, task.index))
+            drop_claim(self._db, key, task.base_seed, task.index)
         return added
 
     def games(self) -> list[StoredGame]:
@@ -630,46 +466,25 @@ class ResultStore:
 
     def claim(self, tasks: Sequence[GameTask], owner: str,
               seconds: float = CLAIM_SECONDS) -> Claims:
-        """Claim the games of `tasks` that are neither stored nor claimed by a live batch.
+        """Claim the games of `tasks` that are neither stored nor claimed by a live batch
+        (`pacman.experiments.claims.claim_games`), for `seconds`.
 
         One transaction: no other batch can claim or store one of them in between.
         """
         now = time.time()
-        claimed: list[GameTask] = []
-        stored: list[GameTask] = []
-        busy: list[GameTask] = []
-        owners: set[str] = set()
         with self._transaction("claim games"):
-            for task in tasks:
-                ident = (task.config.key(), task.base_seed, task.index)
-                if self._db.execute("SELECT 1 FROM games WHERE config_key = ? AND base_seed = ? "
-                                    "AND game_index = ? AND code = ?",
-                                    (*ident, task.code)).fetchone() is not None:
-                    stored.append(task)
-                    continue
-                row = self._db.execute("SELECT owner, expires FROM claims WHERE config_key = ? "
-                                       "AND base_seed = ? AND game_index = ?", ident).fetchone()
-                if row is not None and row[0] != owner and not _claim_is_free(
-                        row[0], row[1], now, owner):
-                    busy.append(task)
-                    owners.add(str(row[0]))
-                    continue
-                self._db.execute("INSERT OR REPLACE INTO claims (config_key, base_seed, "
-                                 "game_index, owner, expires) VALUES (?, ?, ?, ?, ?)",
-                                 (*ident, owner, now + seconds))
-                claimed.append(task)
-        return Claims(tuple(claimed), tuple(stored), tuple(busy), frozenset(owners))
+            claims = claim_games(self._db, tasks, owner, now, seconds)
+        return claims
 
     def renew(self, owner: str, seconds: float = CLAIM_SECONDS) -> None:
         """Push back the expiry of every claim of `owner` (a running batch's heartbeat)."""
         with self._transaction("renew claims"):
-            self._db.execute("UPDATE claims SET expires = ? WHERE owner = ?",
-                             (time.time() + seconds, owner))
+            renew_claims(self._db, owner, seconds)
 
     def release(self, owner: str) -> None:
         """Drop every claim of `owner` (its batch is over)."""
         with self._transaction("release claims"):
-            self._db.execute("DELETE FROM claims WHERE owner = ?", (owner,))
+            release_claims(self._db, owner)
 
 
 def _stored_game(row: Sequence[Any], configs: dict[str, GameConfig]) -> StoredGame:
@@ -725,36 +540,6 @@ def _config_from_key(key: str) -> GameConfig:
     if data.get("paired", False) not in (True, False):
         raise ValueError(f"config_key: paired is {_shown(data.get('paired'))}, not true/false")
     return GameConfig.from_dict(data)
-
-
-def _claim_is_free(owner: object, expires: object, now: float, me: str) -> bool:
-    """Whether a claim found in the file may be taken over by `me`."""
-    if not isinstance(owner, str) or not isinstance(expires, (int, float)) or expires < now:
-        return True
-    parts = owner.rsplit(":", 2)
-    if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():
-        return False  # a batch on another machine: only its lease tells
-    pid = int(parts[1])
-    if pid == os.getpid():
-        return True  # an earlier batch of this process, which is over: one batch at a time
-    return not _alive(pid)
-
-
-def _alive(pid: int) -> bool:
-    """Whether process `pid` of this machine is running (a zombie is not)."""
-    if os.name != "posix":
-        return True  # no cheap check: the claim's lease decides
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists, and belongs to someone else
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat.rpartition(")")[2].split()[:1] != ["Z"]
 
 
 def _writable(path: Path) -> bool:

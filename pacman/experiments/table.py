@@ -12,18 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from pacman.experiments.store import Setting, StoredGame
+from pacman.errors import TableError
+from pacman.experiments.config import StoredGame
 from pacman.record import Outcome
+from pacman.task import Setting
 
 CONFIDENCE = 0.95
 STANDARD_COLUMNS = ("agent", "depth", "evaluation", "ghost", "num_ghosts", "layout")
 #: columns every game has; any other name is a Pacman setting, `ghost.NAME` a ghost setting
 FIXED_COLUMNS = ("agent", "settings", "ghost", "ghost_settings", "num_ghosts", "layout",
                  "max_moves", "move_timeout", "seed", "version", "code")
-
-
-class TableError(ValueError):
-    """A grouping column that no stored game has."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +136,7 @@ def column_value(game: StoredGame, column: str) -> Setting:
         "agent": config.pacman.name, "settings": config.pacman.settings_text(),
         "ghost": config.ghost.name, "ghost_settings": config.ghost.settings_text(),
         "num_ghosts": config.num_ghosts, "layout": config.layout,
-        "max_moves": config.max_moves, "move_timeout": config.move_timeout,
+        "max_moves": config.max_moves, "move_timeout": config.move_time_limit,
         "seed": game.base_seed, "version": game.version, "code": game.code or "unknown",
     }
     if column in fixed:

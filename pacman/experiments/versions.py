@@ -1,14 +1,14 @@
 """Code versions: which code played a stored game, so a rerun after an edit plays new games.
 
 A configuration's code version is a short content hash of the source that decides its games:
-this package (every `.py`, `.lay` and `.json` file of `pacman` and `agents` that can change how
-a game goes: the rules, the game loop, the batch runner, the CS188 layer, the shipped agents,
-layouts and evaluation weights; not the command line, the displays, the web pages, the grader,
-the demos or the RL environments) and, for an
-agent of the user's (`module:Class` or `file.py:Class`), the source of its module and of the
-modules loaded from the same folder (the helpers a student's `multiAgents.py` imports), and
-for a setting naming the user's code or data (`evaluation=mod:func`,
-`evaluation=path/file.py:func`, or a file given as `evaluation=@weights.json`), that file.
+this package (every `.py`, `.lay` and `.json` file of `pacman`, its `agents` policies included,
+that can change how a game goes: the rules, the game loop, the batch runner, the CS188 layer,
+the shipped agents, layouts and evaluation weights; not the command line, the displays, the web
+pages, the grader, the demos or the RL environments) and, for an agent of the user's
+(`module:Class` or `file.py:Class`), the source of its module and of the modules loaded from
+the same folder (the helpers a student's `multiAgents.py` imports), and for a setting naming
+the user's code or data (`evaluation=mod:func`, `evaluation=path/file.py:func`, or a file
+given as `evaluation=@weights.json`), that file.
 Editing any of them gives a new code version; the store keeps the games of every version
 apart, so the old games stay and new ones are played.
 
@@ -29,7 +29,7 @@ __all__ = ["CODE_DIGITS", "agent_code_files", "code_version", "package_digest",
 
 CODE_DIGITS = 12  # hex digits of a code version
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
-_PACKAGES = ("pacman", "agents")
+_PACKAGES = ("pacman",)
 # parts of `pacman` that never change a game's course: edits there keep the code version
 _PRESENTATION = ("cli", "display", "web", "grading", "demos", "envs")
 

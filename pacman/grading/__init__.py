@@ -1,53 +1,85 @@
-"""The autograder for game-tree test cases (docs/test-cases.md): parse, run, diagnose, report.
+"""The autograder: classic CS188 suites and our own tree cases, one submission or a whole class.
 
-Library only: it returns data and strings; `pacman.cli` prints them. The agents under test are
-imported lazily, by module name or file path, so the environment never imports `agents`.
+What a teacher's script needs is below; the package is grouped by job:
+
+- `pacman.grading.cases`: the test-case formats (suites and `CONFIG`, the `.test` syntax, one
+  module per test class, the ghosts field, writing solutions);
+- `pacman.grading.running`: running and isolation (a submission in this process or in worker
+  processes under hard limits, a class in parallel, the code under test, classic games);
+- `pacman.grading.reference`: the reference searches (a test tree as a search state, the
+  reference and staff searches, and what explains a failure);
+- `pacman.grading.reports`: the results and their text, CSV and Gradescope forms;
+- `pacman.grading.compare`: a student's agent beside the expected search (`pacman explain`).
+
+The names below are loaded on first use, so that a worker process, or `pacman explain` reading
+one case, loads only the modules it runs.
 """
 
 from __future__ import annotations
 
-from pacman.grading.grader import (
-    CaseResult,
-    CaseStatus,
-    GradeReport,
-    collect_test_files,
-    grade,
-    run_case,
-)
-from pacman.grading.parser import TestCaseError, TreeCase, load_case, parse_file
-from pacman.grading.reference import ReferenceOutcome, reference_search
-from pacman.grading.report import format_case, format_summary
-from pacman.grading.runner import GradingError, load_agents_module
-from pacman.grading.tree import (
-    GameTree,
-    MissingValueError,
-    TerminalSuccessorError,
-    TreeError,
-    TreeRun,
-    TreeState,
-)
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pacman.errors import GradingError, SuiteError, TestCaseError
+    from pacman.grading.cases.suite import EXAMPLE_SUITE, Question, Suite, find_suite
+    from pacman.grading.reports.results import (
+        QuestionResult,
+        SubmissionReport,
+        TestResult,
+        TestStatus,
+        TreeVerdict,
+    )
+    from pacman.grading.running.bulk import (
+        Submission,
+        find_submissions,
+        grade_class,
+        write_class_results,
+    )
+    from pacman.grading.running.isolated import HardLimits
+    from pacman.grading.running.submission import grade, grade_submission
 
 __all__ = [
-    "CaseResult",
-    "CaseStatus",
-    "GameTree",
-    "GradeReport",
-    "GradingError",
-    "MissingValueError",
-    "ReferenceOutcome",
-    "TerminalSuccessorError",
-    "TestCaseError",
-    "TreeCase",
-    "TreeError",
-    "TreeRun",
-    "TreeState",
-    "collect_test_files",
-    "format_case",
-    "format_summary",
-    "grade",
-    "load_agents_module",
-    "load_case",
-    "parse_file",
-    "reference_search",
-    "run_case",
+    # what to grade
+    "find_suite", "Suite", "Question", "EXAMPLE_SUITE",
+    # grading one submission
+    "grade_submission", "HardLimits", "grade",
+    # grading a class
+    "find_submissions", "Submission", "grade_class", "write_class_results",
+    # results
+    "SubmissionReport", "QuestionResult", "TestResult", "TestStatus", "TreeVerdict",
+    # errors
+    "GradingError", "SuiteError", "TestCaseError",
 ]
+
+_HOMES = {
+    "find_suite": "pacman.grading.cases.suite", "Suite": "pacman.grading.cases.suite",
+    "Question": "pacman.grading.cases.suite", "EXAMPLE_SUITE": "pacman.grading.cases.suite",
+    "grade_submission": "pacman.grading.running.submission",
+    "grade": "pacman.grading.running.submission",
+    "HardLimits": "pacman.grading.running.isolated",
+    "find_submissions": "pacman.grading.running.bulk",
+    "Submission": "pacman.grading.running.bulk", "grade_class": "pacman.grading.running.bulk",
+    "write_class_results": "pacman.grading.running.bulk",
+    "SubmissionReport": "pacman.grading.reports.results",
+    "QuestionResult": "pacman.grading.reports.results",
+    "TestResult": "pacman.grading.reports.results",
+    "TestStatus": "pacman.grading.reports.results",
+    "TreeVerdict": "pacman.grading.reports.results",
+    "GradingError": "pacman.errors", "SuiteError": "pacman.errors",
+    "TestCaseError": "pacman.errors",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a front-file name from its module on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pacman.grading' has no attribute {name!r}")
+    value = getattr(_import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])

@@ -1,23 +1,23 @@
 """The search-tree view: one self-contained HTML page (inline SVG drawn by an inline script) and
-a static SVG picture, from the JSON-ready traces of `agents.trace`.
+a static SVG picture, from the JSON-ready traces of `pacman.agents.trace`.
 
 The page embeds, for each search, the trace's nodes, the ordered steps of the algorithm
 (`trace_events`) and the budget of shown nodes; its script lays the tree out with the same rule
 as `pacman.trace_layout.layout_tree` (a test checks they agree) and draws it. Nothing is
-fetched: the script and style are inlined from `pacman/web/assets/tree.*`.
+fetched: the script and style are inlined from `pacman/web/assets/tree.*`, and the data is
+embedded with `pacman.web.page.script_json`.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import math
-from importlib import resources
 from typing import Any
 
 from pacman.trace_layout import Placed, layout_tree, stub_xs
+from pacman.web.page import inline_asset, script_json
 
-__all__ = ["inline_json", "node_names", "render_page", "render_svg", "trace_events", "view_data"]
+__all__ = ["node_names", "render_page", "render_svg", "trace_events", "view_data"]
 
 _KIND_NAMES = {"max": "MAX", "min": "MIN", "chance": "chance", "leaf": "leaf",
                "terminal": "terminal", "stuck": "stuck"}
@@ -181,32 +181,26 @@ def view_data(trace: dict[str, Any], title: str, *, max_shown: int = 120,
             "marks": {str(k): v for k, v in (marks or {}).items()}}
 
 
-def inline_json(data: Any) -> str:
-    """JSON safe inside a <script> element (no `</script>`, no HTML comment openers)."""
-    text = json.dumps(data, allow_nan=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _asset(name: str) -> str:
-    folder = resources.files("pacman.web").joinpath("assets")
-    return folder.joinpath(name).read_text(encoding="utf-8")
-
-
 def render_page(title: str, views: list[dict[str, Any]], *, heading: str = "",
                 student: dict[str, Any] | None = None) -> str:
     """The whole page: one tab per view (e.g. minimax, alpha-beta, expectimax) with its tree,
-    totals and stepping, a comparison table, and, if given, the student side-by-side."""
+    totals and stepping, a comparison table, and, if given, the student side-by-side.
+
+    The data is `script_json(..., ascii_only=True)` (`pacman.web.page`): pure ASCII, with `<`,
+    `>`, `&`, U+2028 and U+2029 escaped, so no label can end the script element.
+    """
     data = {"views": views, "student": student, "heading": heading,
             "geometry": {"slot": SLOT, "row": ROW, "margin": MARGIN}}
+    payload = script_json(data, ascii_only=True)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-            f"<style>\n{_asset('tree.css')}</style>\n</head>\n<body>\n"
+            f"<style>\n{inline_asset('tree.css')}</style>\n</head>\n<body>\n"
             f"<h1 id=\"title\">{html.escape(title)}</h1>\n"
             "<div id=\"app\"></div>\n"
-            f"<script id=\"tree-data\" type=\"application/json\">{inline_json(data)}</script>\n"
-            f"<script>\n{_asset('tree.js')}</script>\n</body>\n</html>\n")
+            f"<script id=\"tree-data\" type=\"application/json\">{payload}</script>\n"
+            f"<script>\n{inline_asset('tree.js')}</script>\n</body>\n</html>\n")
 
 
 # ------------------------------------------------------------------------ the static picture

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from agents.ghosts import AdversarialGhost, GhostView, chase_action, hunt_evaluation
-from agents.simple import RandomAgent
 from pacman import GameState, Outcome, load_layout, parse_layout, run_game
+from pacman.agents.ghosts import AdversarialGhost, GhostView, chase_action, hunt_evaluation
+from pacman.agents.simple import RandomAgent
 from pacman.rules import EAST, WEST
 
 CORRIDOR = parse_layout("""
@@ -98,7 +98,7 @@ def test_several_adversarial_ghosts_play_whole_games(layout: str) -> None:
 
 
 def test_hunters_catch_a_random_pacman_sooner_than_random_ghosts() -> None:
-    from agents.ghosts import RandomGhost
+    from pacman.agents.ghosts import RandomGhost
 
     board = load_layout("smallClassic")
 

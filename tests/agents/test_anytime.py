@@ -1,8 +1,9 @@
-"""The anytime search (`agents.anytime`): every enhancement keeps the plain search's root value.
+"""The anytime search (`pacman.agents.anytime`): every enhancement keeps the plain search's root
+value.
 
 Random game trees (any mix of MIN and chance layers) check the value at every depth against a
 plain recursion, with the table, ordering and Star1 pruning each on and off; Pacman positions
-check it against `agents.search`; the evaluation's bounds are checked against real play.
+check it against `pacman.agents.search`; the evaluation's bounds are checked against real play.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import random_positions
 
-from agents.anytime import CHANCE, MAX, MIN, TranspositionTable, iterative_search
-from agents.evaluation import NAMED
-from agents.ghosts import directional_distribution
-from agents.pacman_agents import _ghosts_closing_in_first
-from agents.search import alphabeta, expectimax
 from pacman import GameState, load_layout
+from pacman.agents.anytime import CHANCE, MAX, MIN, TranspositionTable, iterative_search
+from pacman.agents.evaluation import NAMED
+from pacman.agents.ghosts import directional_distribution
+from pacman.agents.pacman_agents import _ghosts_closing_in_first
+from pacman.agents.search import alphabeta, expectimax
 
 
 @dataclass

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agents.evaluation import NAMED
-from agents.ghosts import DirectionalGhost
-from agents.pacman_agents import IterativeAlphaBetaAgent, IterativeExpectimaxAgent
-from agents.registry import RegistryError, make_agent
-from agents.search import alphabeta, expectimax
 from pacman import GameState, load_layout, run_game
+from pacman.agents.evaluation import NAMED
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.pacman_agents import IterativeAlphaBetaAgent, IterativeExpectimaxAgent
+from pacman.agents.registry import make_agent
+from pacman.agents.search import alphabeta, expectimax
+from pacman.errors import RegistryError
 
 
 def _game_states(moves: int) -> list[GameState]:

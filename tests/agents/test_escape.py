@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from positions import random_positions
 
-from agents.escape import chasing_moves, escape_root, escaping_moves, survives
-from agents.pacman_agents import IterativeAlphaBetaAgent, IterativeExpectimaxAgent
 from pacman import GameState, parse_layout
+from pacman.agents.escape import chasing_moves, escape_root, escaping_moves, survives
+from pacman.agents.pacman_agents import IterativeAlphaBetaAgent, IterativeExpectimaxAgent
 from pacman.rules import EAST, STOP, WEST
 
 # Pacman (P) at the mouth of a dead end with three dots; the ghost (G) on the loop to the east.

@@ -7,8 +7,13 @@ from collections import Counter
 
 import pytest
 
-from agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost, directional_distribution
 from pacman import GameState, Outcome, parse_layout, run_game
+from pacman.agents.ghosts import (
+    AdversarialGhost,
+    DirectionalGhost,
+    RandomGhost,
+    directional_distribution,
+)
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST, Direction
 
 
@@ -184,7 +189,7 @@ def test_adversarial_ghost_plays_legal_moves_in_a_game() -> None:
         %...G...%
         %%%%%%%%%
     """)
-    from agents.simple import RandomAgent
+    from pacman.agents.simple import RandomAgent
 
     record = run_game(layout, RandomAgent(), [AdversarialGhost(1, depth=1)], seed=1,
                       max_moves=40)

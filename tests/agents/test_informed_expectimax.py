@@ -6,19 +6,19 @@ import random
 
 import pytest
 
-from agents.evaluation import resolve_evaluation
-from agents.ghosts import AdversarialGhost
-from agents.informed import (
+from pacman import GameState, load_layout, parse_layout, run_game
+from pacman.agents.evaluation import resolve_evaluation
+from pacman.agents.ghosts import AdversarialGhost
+from pacman.agents.informed import (
     InformedExpectimaxAgent,
     NoisyHunterGhost,
     hunting_choices,
     mix,
     noisy_hunter_distribution,
 )
-from agents.pacman_agents import AlphaBetaAgent, ExpectimaxAgent
-from agents.registry import make_agent
-from agents.search import expectimax
-from pacman import GameState, load_layout, parse_layout, run_game
+from pacman.agents.pacman_agents import AlphaBetaAgent, ExpectimaxAgent
+from pacman.agents.registry import make_agent
+from pacman.agents.search import expectimax
 from pacman.rules import EAST, NORTH, STOP, WEST
 
 # Pacman on the top corridor, the ghost on the bottom one beside the only food; columns at

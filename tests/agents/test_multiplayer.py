@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.multiplayer import check_kinds, expectiminimax, maxn
-from agents.search import Decision, expectimax, minimax
 from pacman import GameState, load_layout
+from pacman.agents.multiplayer import check_kinds, expectiminimax, maxn
+from pacman.agents.search import Decision, expectimax, minimax
 
 Tree = Any  # dict[str, Tree] | float | tuple[float, ...]
 

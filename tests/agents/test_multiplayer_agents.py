@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from agents.expectiminimax_agent import ExpectiminimaxAgent, parse_kinds
-from agents.maxn_ghost import CATCH_UTILITY, MaxnGhost, TurnView, catcher, game_utilities
-from agents.pacman_agents import ExpectimaxAgent, MinimaxAgent
-from agents.registry import RegistryError, make_agent
 from pacman import Direction, GameState, load_layout
+from pacman.agents.expectiminimax_agent import ExpectiminimaxAgent, parse_kinds
+from pacman.agents.maxn_ghost import CATCH_UTILITY, MaxnGhost, TurnView, catcher, game_utilities
+from pacman.agents.pacman_agents import ExpectimaxAgent, MinimaxAgent
+from pacman.agents.registry import make_agent
 from pacman.cli import main
-from pacman.demos.base import Agent, Matchup, play_matchup
+from pacman.demos.base import Matchup, play_matchup
+from pacman.errors import RegistryError
 from pacman.layout import parse_layout
+from pacman.task import AgentSpec
 
 # Ghost 1 at x=1, Pacman at x=3, the only food at x=4, ghost 2 at x=6 (all on y=1).
 CORRIDOR = parse_layout("%%%%%%%%\n%1 P. 2%\n%%%%%%%%", "corridor")
@@ -77,8 +79,9 @@ def test_maxn_ghost_rejects_bad_settings(settings: dict[str, object], message: s
 
 
 def test_same_seed_same_game_with_maxn_ghosts() -> None:
-    matchup = Matchup("m", Agent("GreedyAgent"), (Agent("MaxnGhost", {"depth": 1}),) * 2,
-                      "utilitiesRing", max_moves=40)
+    matchup = Matchup("m", AgentSpec.of("GreedyAgent"),
+                      (AgentSpec.of("MaxnGhost", {"depth": 1}),) * 2, "utilitiesRing",
+                      max_moves=40)
     assert play_matchup(matchup, 3) == play_matchup(matchup, 3)
 
 

@@ -10,15 +10,15 @@ import pytest
 from positions import random_positions
 from test_anytime import Node, Tree
 
-from agents.anytime import CHANCE, MAX, MIN, SINGULAR_CAP, iterative_search
-from agents.evaluation import NAMED
-from agents.pacman_agents import (
+from pacman import GameState, load_layout, parse_layout
+from pacman.agents.anytime import CHANCE, MAX, MIN, SINGULAR_CAP, iterative_search
+from pacman.agents.evaluation import NAMED
+from pacman.agents.pacman_agents import (
     IterativeAlphaBetaAgent,
     IterativeExpectimaxAgent,
     live_position,
     quiet_moves,
 )
-from pacman import GameState, load_layout, parse_layout
 from pacman.experiments import AgentSpec, GameConfig, resolve_config
 from pacman.rules import EAST, NORTH, WEST
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import AGENTS, AgentEntry, RegistryError, agent_names, find_agent, make_agent
 from pacman import Outcome, parse_layout, run_game
+from pacman.agents.registry import AGENTS, AgentEntry, agent_names, find_agent, make_agent
+from pacman.errors import RegistryError
 
 SMALL = parse_layout("""
     %%%%%%%%%

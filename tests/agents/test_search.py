@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from agents.pacman_agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
-from agents.search import Decision, alphabeta, expectimax, minimax
 from pacman import Direction, GameState, parse_layout
+from pacman.agents.pacman_agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
+from pacman.agents.search import Decision, alphabeta, expectimax, minimax
 
 SearchFunction = Callable[..., Decision]
 
@@ -338,7 +338,7 @@ def test_agents_play_the_real_game() -> None:
 
 
 def test_directional_ghost_model_matches_the_directional_distribution() -> None:
-    from agents.ghosts import directional_distribution
+    from pacman.agents.ghosts import directional_distribution
 
     state = GameState.initial(LAYOUT)
     agent = ExpectimaxAgent(depth=2, ghost_model="directional")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.ghosts import DirectionalGhost
-from agents.pacman_agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
 from pacman import load_layout, run_game
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.pacman_agents import AlphaBetaAgent, ExpectimaxAgent, MinimaxAgent
 
 GOLDEN = Path(__file__).parent / "golden"
 # An explicit weighted sum, so that retuning the named evaluations does not move these files.

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.evaluation import resolve_evaluation
-from agents.search import alphabeta, expectimax, minimax
 from pacman import GameState, load_layout
+from pacman.agents.evaluation import resolve_evaluation
+from pacman.agents.search import alphabeta, expectimax, minimax
 
 LAYOUTS = ["smallClassic", "mediumClassic", "minimaxClassic", "trappedClassic", "testClassic"]
 

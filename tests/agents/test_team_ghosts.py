@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from agents.ghosts import CATCH_VALUE, AdversarialGhost
-from agents.registry import make_agent
-from agents.search import alphabeta, minimax
-from agents.simple import RandomAgent
-from agents.team_ghosts import SAFE_LIMIT, SAFE_WEIGHT, TeamGhost, TeamView, team_evaluation
 from pacman import GameState, Outcome, load_layout, parse_layout, run_game
+from pacman.agents.ghosts import CATCH_VALUE, AdversarialGhost
+from pacman.agents.registry import make_agent
+from pacman.agents.search import alphabeta, minimax
+from pacman.agents.simple import RandomAgent
+from pacman.agents.team_ghosts import SAFE_LIMIT, SAFE_WEIGHT, TeamGhost, TeamView, team_evaluation
 from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST
 
 # A ring: Pacman on the top corridor, both ghosts on the bottom one, left of the middle, so

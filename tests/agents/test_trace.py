@@ -1,4 +1,4 @@
-"""Search traces (`agents.trace`): exactly the fast searches' trees, as JSON-ready data."""
+"""Search traces (`pacman.agents.trace`): exactly the fast searches' trees, as JSON-ready data."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from typing import Any
 import pytest
 from positions import random_positions
 
-from agents.evaluation import NAMED
-from agents.search import alphabeta, expectimax, minimax
-from agents.trace import SearchTrace, TraceNode, traced_search
+from pacman.agents.evaluation import NAMED
+from pacman.agents.search import alphabeta, expectimax, minimax
+from pacman.agents.trace import SearchTrace, TraceNode, traced_search
 from pacman.cli import main
-from pacman.grading.parser import load_case
-from pacman.grading.tree import TreeRun, tree_evaluation
+from pacman.errors import ReplayError
+from pacman.grading.cases.parser import load_case
+from pacman.grading.reference.tree import TreeRun, tree_evaluation
 from pacman.record import GameRecord
-from pacman.replay import ReplayError, load_replay, verify
+from pacman.replay import load_replay, verify
 
 CASES = sorted(Path(__file__).parents[1].joinpath("cases").glob("*/*.test"))
 SEARCHES = {"MinimaxAgent": minimax, "AlphaBetaAgent": alphabeta,

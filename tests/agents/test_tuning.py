@@ -1,5 +1,5 @@
 """Learned evaluations: weights files (`evaluation=@file.json`), the logistic fit of
-`agents.tuning`, `pacman tune` (Texel and SPSA) and the shipped `learned` evaluation."""
+`pacman.experiments.tuning`, `pacman tune` (Texel and SPSA) and the shipped `learned` evaluation."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.evaluation import (
+from pacman import GameState
+from pacman.agents.evaluation import (
     FEATURES,
     NAMED,
     WeightedEvaluation,
@@ -19,26 +20,25 @@ from agents.evaluation import (
     resolve_evaluation,
     weights_document,
 )
-from agents.ghosts import DirectionalGhost
-from agents.pacman_agents import AlphaBetaAgent
-from agents.tuning import (
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.pacman_agents import AlphaBetaAgent
+from pacman.cli import main
+from pacman.errors import TuningError
+from pacman.experiments.tuning import (
     POINTS_PER_WIN,
     SPSA_ALPHA,
     SPSA_GAMMA,
     TuneOptions,
-    TuningError,
     evaluation_weights,
     fit_logistic,
     game_positions,
     logit_scale,
     rounded,
 )
-from pacman import GameState
-from pacman.cli import main
 from pacman.game import run_game
 from pacman.layout import load_layout, shipped_layouts
 
-LEARNED = Path(__file__).resolve().parents[2] / "agents" / "weights" / "learned.json"
+LEARNED = Path(__file__).resolve().parents[2] / "pacman" / "agents" / "weights" / "learned.json"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -390,7 +390,7 @@ def test_the_shipped_learned_evaluation() -> None:
     assert learned["command"].startswith("pacman tune ")
     assert (" --train " + ",".join(training) + " --held-out " + ",".join(held_out) + " "
             in learned["command"])
-    assert learned["command"].endswith("-o agents/weights/learned.json")
+    assert learned["command"].endswith("agents/weights/learned.json")  # the file made then
     state = GameState.initial(load_layout("smallClassic"), 2)
     assert math.isfinite(NAMED["learned"](state))
     record = run_game(load_layout("testClassic"), AlphaBetaAgent(depth=2, evaluation="learned"),

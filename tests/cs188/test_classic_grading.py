@@ -19,17 +19,18 @@ from typing import Any
 import pytest
 from classroom import CORRECT, EXPECTED, SUBMISSIONS, SUITE, build_class
 
-from pacman.grading.classic_game import play_classic_game
-from pacman.grading.contestant import Contestant
-from pacman.grading.diagnostics import HINTS
-from pacman.grading.game_test import load_solution, load_test
-from pacman.grading.ghost_spec import GhostSpec, GhostSpecError, parse_ghosts
-from pacman.grading.parser import parse_file, solution_path
-from pacman.grading.results import QuestionResult, TestStatus
-from pacman.grading.session import grade_suite
-from pacman.grading.solutions import generate_solutions
-from pacman.grading.staff import staff_search
-from pacman.grading.suite import SuiteError, find_suite
+from pacman.errors import GhostSpecError, SuiteError
+from pacman.grading.cases.game_case import load_solution, load_test
+from pacman.grading.cases.ghost_spec import GhostSpec, parse_ghosts
+from pacman.grading.cases.parser import parse_file, solution_path
+from pacman.grading.cases.solutions import generate_solutions
+from pacman.grading.cases.suite import find_suite
+from pacman.grading.reference.diagnostics import HINTS
+from pacman.grading.reference.staff import staff_search
+from pacman.grading.reports.results import QuestionResult, TestStatus
+from pacman.grading.running.classic_game import play_classic_game
+from pacman.grading.running.contestant import Contestant
+from pacman.grading.running.session import grade_suite
 from pacman.state import GameState
 
 #: the hint our grader must give each buggy submission somewhere in its report

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import RegistryError, make_agent, resolve_name
 from pacman import load_layout, run_game
+from pacman.agents.registry import make_agent, resolve_name
 from pacman.cli import main
 from pacman.cs188.agent import StudentAgent, cs188_arguments
-from pacman.cs188.loader import StudentCodeError, find_class, load_student_file
+from pacman.cs188.loader import find_class, load_student_file
+from pacman.errors import RegistryError, StudentCodeError
 from pacman.record import Outcome
 
 CORRECT = Path(__file__).parent / "submissions" / "correct" / "multiAgents.py"

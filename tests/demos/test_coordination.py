@@ -37,7 +37,7 @@ def test_the_demo_is_named_as_in_the_lecture() -> None:
     team, independent, alone = DEMO.matchups
     assert [g.name for g in team.ghosts] == ["TeamGhost", "TeamGhost"]
     assert [g.name for g in independent.ghosts] == ["AdversarialGhost", "AdversarialGhost"]
-    assert team.ghosts[0].settings == independent.ghosts[0].settings == {"depth": 2}
+    assert team.ghosts[0].settings_dict() == independent.ghosts[0].settings_dict() == {"depth": 2}
     assert len(alone.ghosts) == 1
 
 

@@ -19,9 +19,10 @@ DEMO = DEMOS[0]
 def test_the_demo_is_found_by_name_and_only_the_depth_differs() -> None:
     assert find_demo("depth") is DEMO
     assert DEMO.title == "Limited depth (2) vs (10)"
-    assert (SHALLOW.pacman.settings["depth"], DEEP.pacman.settings["depth"]) == (2, 10)
-    rest = {k: v for k, v in SHALLOW.pacman.settings.items() if k != "depth"}
-    assert rest == {k: v for k, v in DEEP.pacman.settings.items() if k != "depth"}
+    assert (SHALLOW.pacman.settings_dict()["depth"],
+            DEEP.pacman.settings_dict()["depth"]) == (2, 10)
+    rest = {k: v for k, v in SHALLOW.pacman.settings_dict().items() if k != "depth"}
+    assert rest == {k: v for k, v in DEEP.pacman.settings_dict().items() if k != "depth"}
     assert rest["time"] == 0 and rest["evaluation"] == "score"  # exact depth, score only
     assert (SHALLOW.ghosts, SHALLOW.layout) == (DEEP.ghosts, DEEP.layout)
 

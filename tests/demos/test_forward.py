@@ -16,8 +16,9 @@ DEMO = DEMOS[0]
 
 def test_the_demo_is_found_by_name_and_only_forward_differs() -> None:
     assert find_demo("forward-pruning") is DEMO
-    rest = {k: v for k, v in PRUNED.pacman.settings.items() if k != "forward"}
-    assert rest == dict(FULL.pacman.settings) and PRUNED.pacman.settings["forward"] == 1
+    rest = {k: v for k, v in PRUNED.pacman.settings_dict().items() if k != "forward"}
+    assert rest == FULL.pacman.settings_dict()
+    assert PRUNED.pacman.settings_dict()["forward"] == 1
     assert (FULL.ghosts, FULL.layout) == (PRUNED.ghosts, PRUNED.layout)
 
 

@@ -15,8 +15,9 @@ DEMO = DEMOS[0]
 
 def test_the_demo_is_found_by_name_and_only_quiescence_differs() -> None:
     assert find_demo("horizon") is DEMO
-    rest = {k: v for k, v in QUIET.pacman.settings.items() if k != "quiescence"}
-    assert rest == dict(PLAIN.pacman.settings) and QUIET.pacman.settings["quiescence"] == 2
+    rest = {k: v for k, v in QUIET.pacman.settings_dict().items() if k != "quiescence"}
+    assert rest == PLAIN.pacman.settings_dict()
+    assert QUIET.pacman.settings_dict()["quiescence"] == 2
     assert rest["time"] == 0 and rest["depth"] == 2  # exactly two plies
     assert (PLAIN.ghosts, PLAIN.layout) == (QUIET.ghosts, QUIET.layout)
 

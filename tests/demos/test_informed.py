@@ -37,11 +37,11 @@ def test_the_three_pacmen_differ_only_in_their_ghost_model() -> None:
     names = [m.pacman.name for m in DEMO.matchups]
     assert names == ["AlphaBetaAgent", "ExpectimaxAgent", "InformedExpectimaxAgent"]
     for matchup in DEMO.matchups:
-        assert matchup.pacman.settings["depth"] == 2
-        assert matchup.pacman.settings["evaluation"] == "better"
+        assert matchup.pacman.settings_dict()["depth"] == 2
+        assert matchup.pacman.settings_dict()["evaluation"] == "better"
         assert [g.name for g in matchup.ghosts] == ["NoisyHunterGhost"]
-        assert matchup.ghosts[0].settings == {"depth": 2, "prob_search": 0.8}
-    informed = DEMO.matchups[2].pacman.settings
+        assert matchup.ghosts[0].settings_dict() == {"depth": 2, "prob_search": 0.8}
+    informed = DEMO.matchups[2].pacman.settings_dict()
     assert (informed["ghost_depth"], informed["prob_search"]) == (2, 0.8)  # the true model
 
 

@@ -17,7 +17,7 @@ def test_the_demo_is_found_by_name_with_the_assignments_settings() -> None:
     assert find_demo("min-vs-exp") is DEMO
     assert DEMO.title == "Min vs. Exp"
     assert MINIMAX.layout == EXPECTIMAX.layout == "trappedClassic"
-    assert MINIMAX.pacman.settings == EXPECTIMAX.pacman.settings == {"depth": 3}
+    assert MINIMAX.pacman.settings_dict() == EXPECTIMAX.pacman.settings_dict() == {"depth": 3}
     assert [g.name for g in MINIMAX.ghosts] == ["RandomGhost"] * 2
 
 

@@ -19,7 +19,7 @@ def test_the_demo_is_found_by_name_and_compares_like_with_like() -> None:
     assert DEMO.title == "Mixed layer types"
     assert len(load_layout(EXPECTIMINIMAX.layout).ghost_starts) == 2
     # the same ghosts, depth, evaluation and settings: only the model of the ghosts differs
-    settings = [dict(m.pacman.settings) for m in (EXPECTIMINIMAX, MINIMAX, EXPECTIMAX)]
+    settings = [dict(m.pacman.settings_dict()) for m in (EXPECTIMINIMAX, MINIMAX, EXPECTIMAX)]
     assert settings[0].pop("kinds") == "min,chance"
     assert settings[0] == settings[1] == settings[2]
     assert EXPECTIMINIMAX.ghosts == MINIMAX.ghosts == EXPECTIMAX.ghosts

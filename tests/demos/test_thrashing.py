@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.pacman_agents import AlphaBetaAgent
-from agents.search import alphabeta
+from pacman.agents.pacman_agents import AlphaBetaAgent
+from pacman.agents.search import alphabeta
 from pacman.demos import find_demo
 from pacman.demos.base import play_matchup, reversals
 from pacman.demos.runner import play_demo
@@ -22,10 +22,10 @@ def test_the_demos_are_found_by_name_and_only_the_evaluation_differs() -> None:
     assert find_demo("thrashing") is THRASHING and find_demo("thrashing-fixed") is FIXED_DEMO
     assert THRASHING.title == "Thrashing (d=2)" and FIXED_DEMO.title == "Thrashing fixed"
     assert THRASHING.matchups == (SCORE_ONLY,) and FIXED_DEMO.matchups == (FIXED,)
-    assert SCORE_ONLY.pacman.settings["evaluation"] == "score"
-    assert FIXED.pacman.settings["evaluation"] == "food"
-    assert ({**SCORE_ONLY.pacman.settings, "evaluation": "food"}
-            == dict(FIXED.pacman.settings))
+    assert SCORE_ONLY.pacman.settings_dict()["evaluation"] == "score"
+    assert FIXED.pacman.settings_dict()["evaluation"] == "food"
+    assert ({**SCORE_ONLY.pacman.settings_dict(), "evaluation": "food"}
+            == dict(FIXED.pacman.settings_dict()))
     assert (SCORE_ONLY.ghosts, SCORE_ONLY.layout) == (FIXED.ghosts, FIXED.layout)
 
 

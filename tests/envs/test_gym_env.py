@@ -15,10 +15,10 @@ from conftest import optional
 
 gymnasium = optional("gymnasium", "envs")
 
-from agents.ghosts import DirectionalGhost, RandomGhost  # noqa: E402
-from agents.pacman_agents import AlphaBetaAgent  # noqa: E402
-from agents.simple import RandomAgent  # noqa: E402
 from pacman import GameState, Outcome, load_layout, parse_layout, run_game  # noqa: E402
+from pacman.agents.ghosts import DirectionalGhost, RandomGhost  # noqa: E402
+from pacman.agents.pacman_agents import AlphaBetaAgent  # noqa: E402
+from pacman.agents.simple import RandomAgent  # noqa: E402
 from pacman.envs import ACTIONS, ENV_ID  # noqa: E402
 from pacman.envs.gym_env import PacmanEnv  # noqa: E402
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from pacman import load_layout, run_game
+from pacman.hosting.watched import WatchedGames
 from pacman.record import Outcome
-from pacman.watched import GameSpec, WatchedGames
+from pacman.task import AgentSpec, GameSpec
 
 AGENTS = '''
 import os, sys, time
@@ -172,15 +173,16 @@ def test_an_agent_that_ends_its_process_is_a_crash_of_the_game(folder: Path) -> 
 
 def test_watched_games_keep_the_moves_made_before_the_kill(folder: Path) -> None:
     with WatchedGames() as watched:
-        record = watched.play(GameSpec(TINY, "faulty:Slowish", {}, "RandomGhost", {}, 1, 3,
-                                       None, None, 0.3))
+        record = watched.play(GameSpec.of(TINY, AgentSpec("faulty:Slowish"),
+                                          AgentSpec("RandomGhost"), 1, 3, game_time_limit=0.3))
         assert record.outcome is Outcome.TIMEOUT
         assert record.pacman_moves >= 2 and len(record.actions) >= 3
         # the same child plays the next game
-        normal = watched.play(GameSpec(TINY, "GreedyAgent", {}, "RandomGhost", {}, 1, 3,
-                                       200, 5.0, None))
-    alone = run_game(TINY, __import__("agents.simple").simple.GreedyAgent(),
-                     [__import__("agents.ghosts").ghosts.RandomGhost(1)], seed=3,
+        normal = watched.play(GameSpec.of(TINY, AgentSpec("GreedyAgent"),
+                                          AgentSpec("RandomGhost"), 1, 3, max_moves=200,
+                                          move_time_limit=5.0))
+    alone = run_game(TINY, __import__("pacman.agents.simple").agents.simple.GreedyAgent(),
+                     [__import__("pacman.agents.ghosts").agents.ghosts.RandomGhost(1)], seed=3,
                      max_moves=200)
     assert normal == alone  # a watched game is the same game
 

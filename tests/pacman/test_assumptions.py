@@ -81,7 +81,7 @@ def test_the_help_names_the_experiments_defaults() -> None:
 
 
 def test_the_default_evaluation_values_won_and_lost_states_at_their_score() -> None:
-    from agents.evaluation import NAMED
+    from pacman.agents.evaluation import NAMED
 
     stakes = NAMED[experiments.EVALUATION]
     assert (stakes.win, stakes.loss) == (0.0, 0.0)

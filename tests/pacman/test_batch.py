@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from pacman.cli import main
+from pacman.errors import BatchError
 from pacman.experiments import (
-    BatchError,
     Grid,
     Progress,
     cross_settings,
@@ -26,8 +26,10 @@ from pacman.experiments import (
     resolve_config,
     run_batch,
 )
-from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore
+from pacman.experiments.config import GameConfig, GameTask
+from pacman.experiments.store import ResultStore
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -135,7 +137,7 @@ def test_experiment_file_in_toml_and_json(tmp_path: Path) -> None:
     for path in (toml, json_file):
         experiment = load_experiment(path)
         assert experiment.games == 4 and experiment.seed == 7
-        assert experiment.game_timeout == 30.0
+        assert experiment.game_time_limit == 30.0
         assert experiment.layouts == ("smallClassic", "testClassic")
         assert experiment.num_ghosts == (1,)
         assert [(s.name, s.settings_dict().get("depth")) for s in experiment.pacman] == [
@@ -189,7 +191,7 @@ import os
 import signal
 import time
 
-from agents.simple import RandomAgent
+from pacman.agents.simple import RandomAgent
 
 
 class Crasher(RandomAgent):
@@ -324,7 +326,7 @@ def test_the_batch_path_does_not_import_pygame_or_agents_up_front() -> None:
             "import pacman.cli\n"
             "assert not any(m == 'agents' or m.startswith('agents.') for m in sys.modules)\n"
             "from pacman.experiments import play_game, resolve_config\n"
-            "from pacman.experiments.store import AgentSpec, GameConfig, GameTask\n"
+            "from pacman.experiments.config import AgentSpec, GameConfig, GameTask\n"
             "config = resolve_config(GameConfig(AgentSpec('greedy'), layout='testClassic'))\n"
             "play_game(GameTask.of(config.config, 0, 0))\n"
             "assert 'pygame' not in sys.modules, 'pygame imported'\n")

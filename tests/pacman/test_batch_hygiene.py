@@ -18,9 +18,12 @@ from pathlib import Path
 import pytest
 
 from pacman.cli import main
-from pacman.experiments import BatchError, resolve_config, run_batch
-from pacman.experiments.store import AgentSpec, GameConfig, ResultStore, open_results
+from pacman.errors import BatchError
+from pacman.experiments import resolve_config, run_batch
+from pacman.experiments.config import GameConfig
+from pacman.experiments.store import ResultStore, open_results
 from pacman.record import Outcome
+from pacman.task import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +32,7 @@ import os
 import signal
 import time
 
-from agents.simple import RandomAgent
+from pacman.agents.simple import RandomAgent
 
 
 class Slow(RandomAgent):
@@ -289,7 +292,7 @@ def test_run_batch_checks_its_numbers(tmp_path: Path) -> None:
     config = GameConfig(AgentSpec("random"), layout="testClassic")
     for kwargs, message in [({"seed": 10**29}, "seed must be a whole number"),
                             ({"games": 10**7}, "games must be a whole number"),
-                            ({"game_timeout": float("inf")}, "game_timeout must be")]:
+                            ({"game_time_limit": float("inf")}, "game_time_limit must be")]:
         with pytest.raises(BatchError, match=message):
             run_batch([config], **{"games": 1, "store": tmp_path / "r.db", **kwargs})
     huge = GameConfig(AgentSpec("random"), layout="testClassic", max_moves=2**63)

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 import pacman.maze as maze_module
 import pacman.state as state_module
-from pacman import GameState, LayoutError, load_layout, parse_layout
+from pacman import GameState, load_layout, parse_layout
+from pacman.errors import LayoutError, ReplayError
 from pacman.layout import MAX_CELLS, MAX_FREE_CELLS, MAX_SIDE, Layout
 from pacman.maze import EAGER_MAX_CELLS, Maze, maze_for
-from pacman.replay import ReplayError, parse_replay, replay_dict
+from pacman.replay import parse_replay, replay_dict
 
 SETTINGS = settings(max_examples=40, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow,
@@ -175,8 +176,8 @@ def test_only_the_last_big_maze_is_kept() -> None:
 _START = """
     import json, resource, sys, time
     from pacman import GameState, parse_layout, run_game
-    from agents.ghosts import DirectionalGhost
-    from agents.pacman_agents import AlphaBetaAgent
+    from pacman.agents.ghosts import DirectionalGhost
+    from pacman.agents.pacman_agents import AlphaBetaAgent
 
     text = sys.stdin.read()
     def cpu():
@@ -279,9 +280,9 @@ def test_a_hand_built_layout_over_the_limits_is_refused_by_the_maze() -> None:
 
 
 def test_a_replay_embedding_a_huge_layout_is_a_replay_error() -> None:
-    from agents.ghosts import RandomGhost
-    from agents.simple import RandomAgent
     from pacman import run_game
+    from pacman.agents.ghosts import RandomGhost
+    from pacman.agents.simple import RandomAgent
 
     layout = parse_layout("%%%%%\n%P.G%\n%%%%%\n", "tiny")
     record = run_game(layout, RandomAgent(), [RandomGhost(1)], seed=1)

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from pacman.experiments.config import GameConfig
 from pacman.experiments.grid import resolve_config
 from pacman.experiments.runner import run_batch
-from pacman.experiments.store import AgentSpec, GameConfig, ResultStore, open_results
+from pacman.experiments.store import ResultStore, open_results
 from pacman.experiments.table import select_code, summarize
 from pacman.experiments.versions import agent_code_files, code_version, package_digest
+from pacman.task import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = '''
@@ -106,7 +108,7 @@ def test_the_code_version_follows_the_users_files_only(tmp_path: Path) -> None:
                                           layout="testClassic"))
     assert ours.code == also_ours.code == code_version([])  # this package's digest alone
     assert len(ours.code) == 12 and len(package_digest()) == 32
-    from agents.pacman_agents import AlphaBetaAgent
+    from pacman.agents.pacman_agents import AlphaBetaAgent
 
     assert agent_code_files(AlphaBetaAgent) == []
     module = tmp_path / "evalmod.py"
@@ -167,7 +169,7 @@ def to_first_format(path: Path) -> None:
 
 @pytest.mark.parametrize("which", ["latest", "all"])
 def test_select_code_keeps_each_configurations_latest_version(which: str) -> None:
-    from pacman.experiments.store import StoredGame
+    from pacman.experiments.config import StoredGame
     from pacman.record import Outcome
 
     a = GameConfig(AgentSpec("A"), layout="x")
@@ -191,8 +193,8 @@ def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
     from pacman.experiments import versions
 
     for name in ("pacman/rules.py", "pacman/cli/play.py", "pacman/web/page.py",
-                 "pacman/display/window.py", "agents/search.py", "pacman/layouts/a.lay",
-                 "agents/weights/learned.json", "pacman/web/assets/page.js"):
+                 "pacman/display/window.py", "pacman/agents/search.py", "pacman/layouts/a.lay",
+                 "pacman/agents/weights/learned.json", "pacman/web/assets/page.js"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(f"# {name}\n")
     monkeypatch.setattr(versions, "_PACKAGE_ROOT", tmp_path)
@@ -207,8 +209,8 @@ def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
                      "pacman/web/assets/page.js"):
             (tmp_path / name).write_text("# edited\n")
             assert digest() == first, name
-        for name in ("pacman/rules.py", "agents/search.py", "pacman/layouts/a.lay",
-                     "agents/weights/learned.json"):
+        for name in ("pacman/rules.py", "pacman/agents/search.py", "pacman/layouts/a.lay",
+                     "pacman/agents/weights/learned.json"):
             (tmp_path / name).write_text("# edited\n")
             assert digest() != first, name
             first = digest()

@@ -18,8 +18,9 @@ from pacman.experiments.compare import (
     paired_win_difference,
     verdict,
 )
-from pacman.experiments.store import AgentSpec, GameConfig, StoredGame
+from pacman.experiments.config import GameConfig, StoredGame
 from pacman.record import Outcome
+from pacman.task import AgentSpec
 
 SCORE = "alphabeta@depth=1,evaluation=score"  # stalls: loses or is capped on testClassic
 BETTER = "alphabeta@depth=1,evaluation=better"  # wins every game there

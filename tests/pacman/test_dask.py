@@ -6,7 +6,9 @@ from pathlib import Path
 
 from conftest import optional
 from pacman.experiments import DaskBackend, play_game, resolve_config, run_batch
-from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore
+from pacman.experiments.config import GameConfig, GameTask
+from pacman.experiments.store import ResultStore
+from pacman.task import AgentSpec
 
 distributed = optional("distributed", "dask")
 

@@ -15,9 +15,10 @@ import pacman.cli.demo
 import pacman.demos
 from pacman.cli import main
 from pacman.demos import all_demos, find_demo
-from pacman.demos.base import Agent, Demo, Matchup, Results, Verdict, play_matchup, summarize
+from pacman.demos.base import Demo, Matchup, Results, Verdict, play_matchup, summarize
 from pacman.demos.runner import format_summary, play_demo, tasks_of
 from pacman.record import Outcome
+from pacman.task import AgentSpec
 
 REPO = Path(__file__).resolve().parents[2]
 MINE = ["depth", "thrashing", "thrashing-fixed", "min-vs-exp"]
@@ -135,7 +136,8 @@ def test_q_prints_a_table_per_matchup_from_the_seeded_games_and_the_verdict(
 
 def test_the_exit_code_follows_the_verdict(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    matchup = Matchup("m", Agent("GreedyAgent"), (Agent("RandomGhost"),), "testClassic", 20)
+    matchup = Matchup("m", AgentSpec.of("GreedyAgent"), (AgentSpec.of("RandomGhost"),),
+                      "testClassic", 20)
 
     def demo(holds: bool) -> Demo:
         return Demo("fake", "Fake", "a fake demo", (matchup,),
@@ -160,8 +162,8 @@ def test_agent_faults_are_outcomes_not_tracebacks(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "crasher.py").write_text(CRASHER)
-    broken = Matchup("broken", Agent(f"{tmp_path / 'crasher.py'}:Crasher"),
-                     (Agent("RandomGhost"),), "testClassic", 20)
+    broken = Matchup("broken", AgentSpec.of(f"{tmp_path / 'crasher.py'}:Crasher"),
+                     (AgentSpec.of("RandomGhost"),), "testClassic", 20)
     fake = Demo("crashy", "Crashy", "an agent that raises", (broken,),
                 lambda results: Verdict(results["broken"][0].outcome is Outcome.CRASH, "ok"),
                 games=2)

@@ -24,10 +24,12 @@ import pygame
 from pygame_events import key, wait_until
 
 from pacman import GameState, Outcome, parse_layout, run_game
-from pacman.display import GameRestart, render
+from pacman.display import GameRestart, render, scene, status
 from pacman.display.base import MoveInfo, NullDisplay
+from pacman.display.export import FrameExport
 from pacman.display.keyboard import KeyboardAgent
-from pacman.display.render import (
+from pacman.display.render import TEXT_PAD, Renderer, surface_to_array
+from pacman.display.scene import (
     BACKGROUND,
     FLASH_COLOR,
     FOOD_COLOR,
@@ -35,16 +37,11 @@ from pacman.display.render import (
     PACMAN_COLOR,
     SCARED_COLOR,
     SCORE_COLOR,
-    TEXT_PAD,
-    TYPICAL_STATUS,
     WALL_COLOR,
-    FrameExport,
-    Renderer,
     Scene,
-    end_banner,
     interpolate,
-    surface_to_array,
 )
+from pacman.display.status import TYPICAL_STATUS, end_banner
 from pacman.display.text import TextDisplay
 from pacman.display.window import PygameWindow, WindowUnavailable, open_window
 from pacman.layout import load_layout, shipped_layouts
@@ -175,13 +172,13 @@ def test_scared_and_flashing_ghosts() -> None:
     for _ in range(30):  # ghost 5 paces its dead end; its timer runs down to 10
         state = state.successor(5, state.legal_actions(5)[0])
     assert state.scared_timers[4] == 10
-    assert render.ghost_look(10) == "flash"
+    assert scene.ghost_look(10) == "flash"
     frame = renderer.render(state)
     assert pixel(frame, renderer, state.ghost_positions[4]) == FLASH_COLOR
     assert pixel(frame, renderer, state.ghost_positions[0]) == SCARED_COLOR
-    looks = [render.ghost_look(t) for t in range(render.FLASH_TIME, 0, -1)]
+    looks = [scene.ghost_look(t) for t in range(scene.FLASH_TIME, 0, -1)]
     assert {"flash", "scared"} <= set(looks)  # it blinks
-    assert render.ghost_look(0) == "normal" and render.ghost_look(40) == "scared"
+    assert scene.ghost_look(0) == "normal" and scene.ghost_look(40) == "scared"
 
 
 def test_status_bar_follows_the_score() -> None:
@@ -196,7 +193,7 @@ def test_status_bar_follows_the_score() -> None:
     again = renderer.render(start, agents)[top:]
     assert (first != second).any()
     assert (first == again).all()
-    lines = render.status_lines(later, agents, None)
+    lines = status.status_lines(later, agents, None)
     assert lines[0] == f"Score: {later.score}    Moves: 0"
     assert lines[1] == "AlphaBetaAgent depth=3 better"
 
@@ -204,7 +201,7 @@ def test_status_bar_follows_the_score() -> None:
 def test_status_lines_show_agents_and_search_figures() -> None:
     from pacman.display.base import MoveInfo
     state = GameState.initial(ROW)
-    lines = render.status_lines(state, ("MinimaxAgent depth=2", "RandomGhost", "RandomGhost",
+    lines = status.status_lines(state, ("MinimaxAgent depth=2", "RandomGhost", "RandomGhost",
                                         "DirectionalGhost"), MoveInfo(0, "West", 0.25, 1234, 7))
     assert lines[0].endswith("Moves: 7")
     assert lines[1] == "MinimaxAgent depth=2 vs 2 x RandomGhost, DirectionalGhost"
@@ -223,7 +220,7 @@ def test_gliding_puts_pacman_between_cells_and_opens_the_mouth() -> None:
     frame = render.surface_to_array(surface)
     assert pixel(frame, renderer, (3.5, 3), dx=-0.25) == PACMAN_COLOR
     # An eaten ghost going home jumps instead of gliding through walls.
-    assert render._between((1, 1), (5, 4), 0.5) == (5, 4)
+    assert scene._between((1, 1), (5, 4), 0.5) == (5, 4)
 
 
 def test_render_needs_no_display_module() -> None:
@@ -270,10 +267,10 @@ def test_a_small_maze_sits_centred_above_a_wider_status_bar() -> None:
 
 def test_long_status_lines_wrap_and_only_overflow_is_cut() -> None:
     measure = len  # one "pixel" per character
-    assert render.wrap_text("Score: 5    Moves: 9", 12, measure) == ["Score: 5", "Moves: 9"]
-    assert render.wrap_text("a bb ccc dddd", 8, measure) == ["a bb ccc", "dddd"]
-    assert render.wrap_text("abcdefghijkl", 8, measure) == ["abcde..."]
-    rows = render.status_rows(("one", "two two two two", "three three three"), 11, 3,
+    assert status.wrap_text("Score: 5    Moves: 9", 12, measure) == ["Score: 5", "Moves: 9"]
+    assert status.wrap_text("a bb ccc dddd", 8, measure) == ["a bb ccc", "dddd"]
+    assert status.wrap_text("abcdefghijkl", 8, measure) == ["abcde..."]
+    rows = status.status_rows(("one", "two two two two", "three three three"), 11, 3,
                               measure)
     assert rows == [(0, "one"), (1, "two two ..."), (2, "three ...")]
     assert all(len(text) <= 11 for _, text in rows)
@@ -293,8 +290,8 @@ def test_text_display_shows_pacmans_move_and_the_ghosts_replies() -> None:
             super().update(state, move)
             self.states.append(state)
 
-    from agents.ghosts import RandomGhost
-    from agents.simple import GreedyAgent
+    from pacman.agents.ghosts import RandomGhost
+    from pacman.agents.simple import GreedyAgent
     display = Recorder(out)
     record = run_game(layout, GreedyAgent(), [RandomGhost(1), RandomGhost(2)], seed=2,
                       max_moves=12, display=display)

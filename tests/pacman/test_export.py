@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from pacman.cli import main
+from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.export import game_rows, to_dataframe
-from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
+from pacman.experiments.store import ResultStore, open_results
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec
 
 A = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2}), AgentSpec("RandomGhost"), 1,
                "smallClassic")

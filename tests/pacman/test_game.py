@@ -252,8 +252,8 @@ def test_more_ghost_agents_than_ghosts_is_an_error() -> None:
 
 
 def test_record_round_trips_through_json() -> None:
-    from agents.ghosts import DirectionalGhost
-    from agents.simple import RandomAgent
+    from pacman.agents.ghosts import DirectionalGhost
+    from pacman.agents.simple import RandomAgent
 
     record = run_game(load_layout("smallClassic"), RandomAgent(), [DirectionalGhost(1)],
                       seed=3, max_moves=60)
@@ -267,8 +267,8 @@ def test_record_round_trips_through_json() -> None:
 GAME = """
 import json, sys
 from pacman import load_layout, run_game
-from agents.ghosts import DirectionalGhost, RandomGhost
-from agents.simple import GreedyAgent, RandomAgent
+from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+from pacman.agents.simple import GreedyAgent, RandomAgent
 
 def play(seed):
     layout = load_layout("mediumClassic")
@@ -288,8 +288,8 @@ def _play(seed: int) -> dict[str, Any]:
 
 
 def test_same_seed_same_record_in_process() -> None:
-    from agents.ghosts import DirectionalGhost, RandomGhost
-    from agents.simple import GreedyAgent
+    from pacman.agents.ghosts import DirectionalGhost, RandomGhost
+    from pacman.agents.simple import GreedyAgent
 
     layout = load_layout("smallClassic")
 

@@ -56,7 +56,7 @@ GAMES = (
 
 
 def _agent(name: str) -> Callable[..., Any]:
-    from agents import ghosts, simple
+    from pacman.agents import ghosts, simple
 
     return getattr(simple, name, None) or getattr(ghosts, name)  # type: ignore[no-any-return]
 

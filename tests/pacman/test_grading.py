@@ -9,30 +9,24 @@ from pathlib import Path
 
 import pytest
 
-from pacman.grading import (
-    CaseStatus,
-    GradingError,
+from pacman.errors import GradingError, TestCaseError
+from pacman.grading import TestStatus, find_suite, grade
+from pacman.grading.cases.parser import load_case, parse_file, parse_text
+from pacman.grading.cases.tree_case import run_case
+from pacman.grading.reference.diagnostics import HINTS
+from pacman.grading.reference.search import reference_search
+from pacman.grading.reference.tree import (
     MissingValueError,
     TerminalSuccessorError,
-    TestCaseError,
     TreeRun,
     TreeState,
-    collect_test_files,
-    format_case,
-    format_summary,
-    grade,
-    load_case,
-    parse_file,
-    reference_search,
-    run_case,
 )
-from pacman.grading.diagnostics import HINTS
-from pacman.grading.parser import parse_text
+from pacman.grading.reports.formats import format_case, format_summary
 
 TESTS = Path(__file__).resolve().parents[1]
 CASES = TESTS / "cases"
 MALFORMED = TESTS / "malformed_cases"
-ALL_CASES = collect_test_files([CASES])
+ALL_CASES = list(find_suite([CASES]).tests)
 
 TEXTBOOK_TEST = '''\
 class: "GraphGameTreeTest"
@@ -107,10 +101,10 @@ def test_malformed_files_are_reported_with_file_and_line(name: str, location: st
 
 def test_a_malformed_folder_is_graded_to_the_end_with_one_error_per_file() -> None:
     report = grade([MALFORMED])
-    assert len(report.results) == len(list(MALFORMED.glob("*.test")))
-    assert all(r.status is CaseStatus.ERROR for r in report.results)
-    assert report.failed == len(report.results) and not report.ok
-    assert format_case(report.results[0]).startswith("ERROR ")
+    assert len(report.tests) == len(list(MALFORMED.glob("*.test")))
+    assert all(r.status is TestStatus.ERROR for r in report.tests)
+    assert report.failed == len(report.tests) and report.failed != 0
+    assert format_case(report.tests[0]).startswith("ERROR ")
 
 
 def test_syntax_comments_blank_lines_and_crlf() -> None:
@@ -131,7 +125,7 @@ def test_block_lines_keep_their_file_line_numbers() -> None:
 
 def parse_and_build(test: str) -> None:
     """Build a case from inline test text with a trivial solution."""
-    from pacman.grading.parser import case_from_files
+    from pacman.grading.cases.parser import case_from_files
 
     case_from_files(parse_text(test, "t.test"), parse_text('action: "x"\ngenerated: ""', "t.sol"))
 
@@ -141,7 +135,7 @@ def test_disabled_cases_are_skipped_and_counted(tmp_path: Path) -> None:
                "A B C D E F G H I min1 min2 min3 root")
     (tmp_path / "b-disabled.test").write_text('class: "PacmanGameTreeTest"\ndisabled: "true"\n')
     report = grade([tmp_path])
-    assert [r.status for r in report.results] == [CaseStatus.PASSED, CaseStatus.SKIPPED]
+    assert [r.status for r in report.tests] == [TestStatus.PASS, TestStatus.SKIPPED]
     assert format_summary(report) == "1 passed, 0 failed, 1 skipped"
 
 
@@ -169,8 +163,9 @@ def test_folders_are_searched_recursively_in_sorted_order() -> None:
     assert len(names) >= 40
 
 
-def test_importing_the_grader_does_not_import_agents() -> None:
-    code = "import sys, pacman.grading; assert 'agents' not in sys.modules, sorted(sys.modules)"
+def test_the_grading_api_imports_on_its_own() -> None:
+    """Every name of the front file loads in a fresh interpreter (no import cycle)."""
+    code = "import pacman.grading as g; [getattr(g, name) for name in g.__all__]"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=TESTS.parent)
 
 
@@ -195,7 +190,7 @@ def test_tree_state_refuses_what_a_correct_search_never_does() -> None:
                                                  for p in ALL_CASES])
 def test_our_agents_pass_every_case(path: Path) -> None:
     report = grade([path])
-    assert report.results[0].passed, format_case(report.results[0])
+    assert report.tests[0].passed, format_case(report.tests[0])
 
 
 @pytest.mark.parametrize("path", ALL_CASES, ids=[p.relative_to(CASES).as_posix()
@@ -303,7 +298,7 @@ def student(tmp_path: Path, bug: str | None) -> str:
 
 def test_a_correct_student_passes_every_case(tmp_path: Path) -> None:
     report = grade([CASES], student(tmp_path, None))
-    failures = [format_case(r) for r in report.results if not r.passed]
+    failures = [format_case(r) for r in report.tests if not r.passed]
     assert not failures, "\n".join(failures)
 
 
@@ -315,7 +310,8 @@ def test_a_student_file_can_import_its_sibling_modules(tmp_path: Path) -> None:
                     "MinimaxAgent  # noqa: F401\n")
     before = list(sys.path)
     report = grade([CASES / "minimax"], str(path))
-    assert report.ok and report.passed == len(list((CASES / "minimax").glob("*.test")))
+    assert report.failed == 0
+    assert report.passed == len(list((CASES / "minimax").glob("*.test")))
     assert sys.path == before  # the folder was only on the path while importing
 
 
@@ -324,7 +320,8 @@ def test_a_student_module_can_be_named_as_a_module(tmp_path: Path,
     (tmp_path / "my_student_agents.py").write_text(STUDENT.format(bug=None))
     monkeypatch.syspath_prepend(str(tmp_path))
     report = grade([CASES / "alphabeta"], "my_student_agents")
-    assert report.ok and report.passed == len(list((CASES / "alphabeta").glob("*.test")))
+    assert report.failed == 0
+    assert report.passed == len(list((CASES / "alphabeta").glob("*.test")))
 
 
 @pytest.mark.parametrize(("bug", "case", "hint"), [
@@ -346,23 +343,23 @@ def test_a_student_module_can_be_named_as_a_module(tmp_path: Path,
 def test_buggy_students_fail_with_the_right_hint(tmp_path: Path, bug: str, case: str,
                                                  hint: str) -> None:
     report = grade([CASES / f"{case}.test"], student(tmp_path, bug))
-    result = report.results[0]
-    assert result.status is CaseStatus.FAILED
-    assert HINTS[hint] in result.hints, format_case(result)
+    result = report.tests[0]
+    assert result.status is TestStatus.FAIL
+    assert HINTS[hint] in result.tree.hints, format_case(result)
     assert HINTS[hint] in format_case(result)
 
 
 def test_a_student_evaluating_non_leaves_fails_with_the_node_named(tmp_path: Path) -> None:
     result = grade([CASES / "minimax/01-textbook.test"],
-                   student(tmp_path, "eval_everywhere")).results[0]
-    assert result.message == ("evaluation of node min1 which has no value "
+                   student(tmp_path, "eval_everywhere")).tests[0]
+    assert result.tree.problem == ("evaluation of node min1 which has no value "
                               "(evaluated a non-leaf?)")
 
 
 def test_a_raising_student_fails_its_cases_without_stopping_the_run(tmp_path: Path) -> None:
     report = grade([CASES / "minimax"], student(tmp_path, "raise"))
-    assert report.passed == 0 and report.failed == len(report.results) > 1
-    message = report.results[0].message
+    assert report.passed == 0 and report.failed == len(report.tests) > 1
+    message = report.tests[0].tree.problem
     assert message.startswith("the agent raised ZeroDivisionError: division by zero (")
     assert "in get_action)" in message
 
@@ -378,14 +375,14 @@ def test_every_bug_fails_some_case(tmp_path: Path) -> None:
 
 def test_format_case_shows_expected_actual_and_differences(tmp_path: Path) -> None:
     result = grade([CASES / "alphabeta/05-tie-with-alpha.test"],
-                   student(tmp_path, "equality")).results[0]
+                   student(tmp_path, "equality")).tests[0]
     text = format_case(result)
     assert text.splitlines()[0].startswith("FAIL ") and "(AlphaBetaAgent, depth 1)" in text
     assert "action:    expected a, got a" in text
     assert "missing  n2b n3b" in text
     assert "extra" not in text
     assert "diagram:" in text and "n2a  n2b  n2c" in text
-    assert result.missing == ("n2b", "n3b") and result.extra == ()
+    assert result.tree.missing == ("n2b", "n3b") and result.tree.extra == ()
 
 
 def test_summary_lists_failed_cases_then_the_counts(tmp_path: Path) -> None:
@@ -415,17 +412,17 @@ def test_an_agent_expanding_a_terminal_node_gets_the_terminal_hint() -> None:
     module = types.ModuleType("terminal_student")
     module.MinimaxAgent = MinimaxAgent  # type: ignore[attr-defined]
     result = run_case(load_case(CASES / "minimax" / "07-win-lose-mixed.test"), module)
-    assert result.status is CaseStatus.FAILED
-    assert result.message == ("successor of node X requested, but X is a lose state "
-                              "(a leaf)")
-    assert HINTS["terminal"] in result.hints
+    assert result.status is TestStatus.FAIL
+    assert result.tree.problem == ("successor of node X requested, but X is a lose state "
+                                   "(a leaf)")
+    assert HINTS["terminal"] in result.tree.hints
 
 
 def test_a_module_without_the_agent_class_fails_that_case() -> None:
     module = types.ModuleType("empty_student")
     result = run_case(load_case(CASES / "minimax" / "01-textbook.test"), module)
-    assert result.status is CaseStatus.FAILED
-    assert result.message == "the agents module empty_student has no MinimaxAgent"
+    assert result.status is TestStatus.FAIL
+    assert result.tree.problem == "the agents module empty_student has no MinimaxAgent"
 
 
 @pytest.mark.parametrize(("bug", "case", "departure"), [
@@ -444,14 +441,14 @@ def test_a_module_without_the_agent_class_fails_that_case() -> None:
 ])
 def test_a_wrong_generated_set_names_the_first_difference(tmp_path: Path, bug: str, case: str,
                                                           departure: str) -> None:
-    result = grade([CASES / f"{case}.test"], student(tmp_path, bug)).results[0]
-    assert result.departure == departure
+    result = grade([CASES / f"{case}.test"], student(tmp_path, bug)).tests[0]
+    assert result.tree.departure == departure
     assert f"             first    {departure}" in format_case(result).splitlines()
 
 
 def test_no_first_difference_when_the_sets_agree_or_the_agent_crashed(tmp_path: Path) -> None:
     same_set = grade([CASES / "minimax/09-root-tie.test"], student(tmp_path, "tie_last"))
     crashed = grade([CASES / "minimax/01-textbook.test"], student(tmp_path, "raise"))
-    for result in (*same_set.results, *crashed.results):
-        assert result.status is CaseStatus.FAILED and result.departure == ""
+    for result in (*same_set.tests, *crashed.tests):
+        assert result.status is TestStatus.FAIL and result.tree.departure == ""
         assert "  first  " not in format_case(result)

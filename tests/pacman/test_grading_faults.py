@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pacman.grading import CaseStatus, grade, load_case
-from pacman.grading.diagnostics import diagnose
-from pacman.grading.runner import load_agents_module, run_agent
+from pacman.grading import TestStatus, grade
+from pacman.grading.cases.parser import load_case
+from pacman.grading.reference.diagnostics import diagnose
+from pacman.grading.running.runner import load_agents_module, run_agent
 
 HEAD = """class: "GraphGameTreeTest"
 alg: "{alg}"
@@ -34,10 +35,10 @@ def test_a_nan_value_is_one_error_and_the_other_cases_still_run(tmp_path: Path) 
     write_case(tmp_path, "b-fine", "MinimaxAgent", 1, 2, "root L a\nroot R b", "a 0\nb 1",
                "R", "a b root")
     report = grade([tmp_path])
-    first, second = report.results
-    assert first.status is CaseStatus.ERROR
-    assert 'a-nan.test:13: value "nan" of node "a" is not a number (NaN)' in first.message
-    assert second.status is CaseStatus.PASSED
+    first, second = report.tests
+    assert first.status is TestStatus.ERROR
+    assert 'a-nan.test:13: value "nan" of node "a" is not a number (NaN)' in first.messages[0]
+    assert second.status is TestStatus.PASS
 
 
 CYCLE = "root L a\nroot R b\na X root\na Y b\nb X a\nb Y root"
@@ -61,9 +62,9 @@ def test_diagnostics_of_a_wrong_solution_on_a_cycle_end(tmp_path: Path) -> None:
     path = write_case(tmp_path, "cycle", "MinimaxAgent", 3, 2, CYCLE, "root 1\na 2\nb 3",
                       "R", "root")
     report = grade([path])
-    result = report.results[0]
-    assert result.status is CaseStatus.FAILED
-    assert result.actual_action in ("L", "R")  # the run and its diagnostics ended
+    result = report.tests[0]
+    assert result.status is TestStatus.FAIL
+    assert result.tree.actual_action in ("L", "R")  # the run and its diagnostics ended
 
 
 def test_a_node_with_100000_children_parses_and_grades(tmp_path: Path) -> None:
@@ -76,12 +77,12 @@ def test_a_node_with_100000_children_parses_and_grades(tmp_path: Path) -> None:
                     + f'successors: """\n{successors}\n"""\nevaluation: """\n{evaluation}\n"""\n')
     (tmp_path / "wide.solution").write_text(f'action: "a96"\ngenerated: "{generated}"\n')
     report = grade([path])
-    assert report.results[0].status is CaseStatus.PASSED
+    assert report.tests[0].status is TestStatus.PASS
 
 
 def test_an_action_listed_twice_for_a_node_is_an_error_with_its_line(tmp_path: Path) -> None:
     write_case(tmp_path, "twice", "MinimaxAgent", 1, 2, "root L a\nroot L b", "a 1\nb 2",
                "L", "a root")
-    result = grade([tmp_path]).results[0]
-    assert result.status is CaseStatus.ERROR
-    assert 'twice.test:10: action "L" listed twice for node "root"' in result.message
+    result = grade([tmp_path]).tests[0]
+    assert result.status is TestStatus.ERROR
+    assert 'twice.test:10: action "L" listed twice for node "root"' in result.messages[0]

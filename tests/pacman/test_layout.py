@@ -7,14 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pacman.layout import (
-    LAYOUT_DIR,
-    Layout,
-    LayoutError,
-    load_layout,
-    parse_layout,
-    shipped_layouts,
-)
+from pacman.errors import LayoutError
+from pacman.layout import LAYOUT_DIR, Layout, load_layout, parse_layout, shipped_layouts
 
 # /work/shared/layouts/README.md: name -> (width, height, food, capsules, ghosts)
 SHIPPED = {

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from pacman.errors import LayoutError
 from pacman.layout import (
     LAYOUT_DIR,
-    LayoutError,
     check_playable,
     list_layouts,
     load_layout,

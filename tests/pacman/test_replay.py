@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from agents.ghosts import RandomGhost
-from agents.simple import RandomAgent
 from pacman import GameState, Outcome, parse_layout, run_game
+from pacman.agents.ghosts import RandomGhost
+from pacman.agents.simple import RandomAgent
 from pacman.cli import main
 from pacman.display.base import NullDisplay
+from pacman.errors import ReplayError
 from pacman.record import GameRecord
 from pacman.replay import (
     FORMAT_VERSION,
-    ReplayError,
     load_replay,
     replay_states,
     save_replay,

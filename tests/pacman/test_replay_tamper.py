@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from agents.ghosts import RandomGhost
-from agents.simple import GreedyAgent, RandomAgent
 from pacman import GameState, Outcome, parse_layout, run_game
+from pacman.agents.ghosts import RandomGhost
+from pacman.agents.simple import GreedyAgent, RandomAgent
 from pacman.cli import main
 from pacman.record import GameRecord
 from pacman.replay import DIGEST_FIELDS, Replay, load_replay, save_replay, verify

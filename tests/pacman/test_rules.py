@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from pacman import GameState, IllegalMoveError, Outcome, parse_layout, run_game
+from pacman import GameState, Outcome, parse_layout, run_game
+from pacman.errors import IllegalMoveError
 from pacman.rules import CANONICAL_ORDER, EAST, NORTH, SOUTH, STOP, WEST, Direction
 
 Move = tuple[int, Direction]
@@ -715,9 +716,9 @@ def test_rule_17_agents_move_in_turn() -> None:
 
 @pytest.fixture
 def search() -> object:
-    import agents.search
+    import pacman.agents.search
 
-    return agents.search
+    return pacman.agents.search
 
 
 def _leaves(state: GameState, plies: int, agent: int = 0) -> Counter[GameState]:

@@ -17,16 +17,16 @@ import numpy as np
 import pygame
 from pygame_events import key, wait_until
 
-from agents.evaluation import NAMED
-from agents.ghosts import DirectionalGhost
-from agents.pacman_agents import AlphaBetaAgent
-from agents.search import alphabeta, expectimax
-from agents.trace import SearchTrace, traced_search
 from pacman import GameState, run_game
+from pacman.agents.evaluation import NAMED
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.pacman_agents import AlphaBetaAgent
+from pacman.agents.search import alphabeta, expectimax
+from pacman.agents.trace import SearchTrace, traced_search
 from pacman.cli import main
 from pacman.display import search_panel
 from pacman.display.base import MoveInfo
-from pacman.display.render import GHOST_COLORS, PACMAN_COLOR
+from pacman.display.scene import GHOST_COLORS, PACMAN_COLOR
 from pacman.display.search_panel import (
     NO_TRACE,
     PANEL_BACKGROUND,

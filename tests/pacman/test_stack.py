@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.anytime import iterative_search
-from agents.search import alphabeta, expectimax, minimax
+from pacman.agents.anytime import iterative_search
+from pacman.agents.search import alphabeta, expectimax, minimax
 from pacman.stack import call_with_room, with_room
 
 resource = pytest.importorskip("resource")

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pacman import GameState, IllegalMoveError, Layout, parse_layout
+from pacman import GameState, Layout, parse_layout
+from pacman.errors import IllegalMoveError
 from pacman.rules import CANONICAL_ORDER, REVERSE, STOP, VECTORS, Direction
 
 Point = tuple[float, float]

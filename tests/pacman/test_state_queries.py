@@ -129,7 +129,7 @@ def test_small_traps_match_brute_force_on_played_positions() -> None:
 
 
 def test_cornered_is_a_trap_of_at_most_six_cells() -> None:
-    from agents.evaluation import FEATURES
+    from pacman.agents.evaluation import FEATURES
 
     pincer = GameState.initial(PINCER)  # x = 4..6 are Pacman's: a corridor of 3 cells
     assert pincer.is_trapped(3) and not pincer.is_trapped(2)
@@ -142,7 +142,7 @@ def test_cornered_is_a_trap_of_at_most_six_cells() -> None:
 
 
 def test_wary_is_better_minus_200_in_a_trap() -> None:
-    from agents.evaluation import NAMED
+    from pacman.agents.evaluation import NAMED
 
     trapped = GameState.initial(load_layout("trappedClassic"))  # ghosts at the dead end
     free = GameState.initial(RING)

@@ -10,16 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pacman.experiments.store import (
-    AgentSpec,
-    GameConfig,
-    GameTask,
-    ResultStore,
-    StoreError,
-    derive_seed,
-    open_results,
-)
+from pacman.errors import StoreError
+from pacman.experiments.config import GameConfig, GameTask, derive_seed
+from pacman.experiments.store import ResultStore, open_results
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
@@ -66,7 +61,7 @@ def test_seeds_are_stable_across_processes_and_hash_salts() -> None:
     seeds = [derive_seed(0, CONFIG.key(), i) for i in range(5)]
     assert len(set(seeds)) == 5 and all(0 <= s < 2**31 for s in seeds)
     assert derive_seed(1, CONFIG.key(), 0) != seeds[0]
-    code = ("from pacman.experiments.store import derive_seed; import sys; "
+    code = ("from pacman.experiments.config import derive_seed; import sys; "
             "print([derive_seed(0, sys.argv[1], i) for i in range(5)])")
     for salt in ("1", "2"):
         out = subprocess.run([sys.executable, "-c", code, CONFIG.key()], check=True,

@@ -19,20 +19,19 @@ import pytest
 
 from conftest import optional
 from pacman.cli import main
+from pacman.errors import StoreError
 from pacman.experiments import resolve_config, run_batch
+from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.store import (
     _GAMES_SCHEMA,
     _META_SCHEMA,
     APPLICATION_ID,
     SCHEMA_VERSION,
-    AgentSpec,
-    GameConfig,
-    GameTask,
     ResultStore,
-    StoreError,
     open_results,
 )
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
@@ -271,7 +270,8 @@ def killed_writer(path: Path) -> None:
         import os, sys
         sys.path.insert(0, {str(Path(__file__).parent)!r})
         from test_store_faults import CONFIG, a_record
-        from pacman.experiments.store import GameTask, ResultStore
+        from pacman.experiments.config import GameTask
+        from pacman.experiments.store import ResultStore
         store = ResultStore({str(path)!r})
         for index in range(3, 5):
             store.add(GameTask.of(CONFIG, 0, index), a_record(index))
@@ -332,7 +332,7 @@ SLOW_AGENTS = '''
 import os
 import time
 
-from agents.simple import RandomAgent
+from pacman.agents.simple import RandomAgent
 
 
 class Slow(RandomAgent):

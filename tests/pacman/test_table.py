@@ -12,15 +12,12 @@ import pytest
 
 from conftest import optional
 from pacman.cli import main
-from pacman.experiments.store import AgentSpec, GameConfig, GameTask, ResultStore, open_results
-from pacman.experiments.table import (
-    TableError,
-    mean_interval,
-    summarize,
-    t_quantile,
-    wilson_interval,
-)
+from pacman.errors import TableError
+from pacman.experiments.config import GameConfig, GameTask
+from pacman.experiments.store import ResultStore, open_results
+from pacman.experiments.table import mean_interval, summarize, t_quantile, wilson_interval
 from pacman.record import GameRecord, Outcome
+from pacman.task import AgentSpec
 
 DEPTH_2 = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
                      AgentSpec("RandomGhost"), 2, "smallClassic")

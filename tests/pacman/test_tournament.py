@@ -11,6 +11,7 @@ import pytest
 
 from pacman.cli import main
 from pacman.cli.tournament import _records
+from pacman.experiments.config import GameConfig, StoredGame
 from pacman.experiments.ratings import (
     MatchRecord,
     bootstrap_ratings,
@@ -18,8 +19,8 @@ from pacman.experiments.ratings import (
     elo_ratings,
     pairwise_wins,
 )
-from pacman.experiments.store import AgentSpec, GameConfig, StoredGame
 from pacman.record import Outcome
+from pacman.task import AgentSpec
 
 SCORE = "alphabeta@depth=1,evaluation=score"
 BETTER = "alphabeta@depth=1,evaluation=better"

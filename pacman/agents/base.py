@@ -1,0 +1,65 @@
+"""`BaseAgent`: the typed settings, generator and description every shipped agent shares."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+
+from pacman.agents.settings import AgentSettings
+from pacman.errors import SettingsError
+
+if TYPE_CHECKING:
+    from pacman import GameState
+
+S = TypeVar("S", bound=AgentSettings)
+
+
+class BaseAgent(Generic[S]):
+    """An agent with an index, typed settings, the game's generator, and a one-line description.
+
+    Build one with keyword settings, `AlphaBetaAgent(depth=3, evaluation="better")`, or with a
+    settings object, `AlphaBetaAgent(settings=SearchSettings(depth=3))`; either way the
+    settings are checked once, here, against the class's `Settings` (a frozen dataclass, see
+    `pacman.agents.settings`), and kept in `self.settings`. The first positional argument is
+    the agent's index (`DirectionalGhost(2)`).
+
+    The game hands its seeded generator through `set_rng`; an agent used outside a game gets a
+    fixed-seed generator, so it is deterministic too.
+    """
+
+    #: the settings this agent takes (a subclass of `AgentSettings`)
+    Settings: ClassVar[type[AgentSettings]] = AgentSettings
+    index: int = 0
+
+    def __init__(self, index: int = 0, settings: S | None = None, **values: Any) -> None:
+        self.index = index
+        self.rng = random.Random(0)
+        name = type(self).__name__
+        if settings is None:
+            try:
+                settings = cast(S, self.Settings.of(values))
+            except SettingsError as error:
+                raise SettingsError(f"{name}: {error}") from None
+        elif values:
+            raise SettingsError(f"{name}: give a settings object or keyword settings, not both")
+        elif not isinstance(settings, self.Settings):
+            raise SettingsError(f"{name}: its settings are a {self.Settings.__name__}, got "
+                                f"{type(settings).__name__}")
+        self.settings: S = settings
+
+    def set_rng(self, rng: random.Random) -> None:
+        """Use the game's generator for every random choice."""
+        self.rng = rng
+
+    def settings_text(self) -> str:
+        """The settings shown in the description ('' for none)."""
+        return ""
+
+    def describe(self) -> str:
+        """E.g. `AlphaBetaAgent depth=3 better`."""
+        extra = self.settings_text()
+        return f"{type(self).__name__} {extra}" if extra else type(self).__name__
+
+    def get_action(self, state: GameState) -> Any:
+        """The action to play in `state`."""
+        raise NotImplementedError

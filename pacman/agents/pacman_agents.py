@@ -1,0 +1,427 @@
+"""Pacman agents that choose moves by adversarial search: settings plus a call into `search`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from time import perf_counter
+from typing import Any, Generic, TypeVar
+
+from pacman.agents.anytime import (
+    CHANCE,
+    MAX,
+    MIN,
+    AnytimeDecision,
+    TranspositionTable,
+    iterative_search,
+)
+from pacman.agents.base import BaseAgent
+from pacman.agents.escape import escape_root
+from pacman.agents.search import alphabeta, expectimax, minimax
+from pacman.agents.search_core import (
+    ActionGenerator,
+    ChanceModel,
+    Decision,
+    SearchState,
+    actions_without_stop,
+)
+from pacman.agents.settings import (
+    AgentSettings,
+    non_negative,
+    one_of,
+    positive_int,
+    setting,
+    switch,
+    whole_number,
+)
+
+__all__ = [
+    # the agents
+    "MinimaxAgent", "AlphaBetaAgent", "ExpectimaxAgent", "IterativeAlphaBetaAgent",
+    "IterativeExpectimaxAgent", "SearchAgent",
+    # their settings
+    "SearchSettings", "TracedSearchSettings", "ExpectimaxSettings", "AnytimeSettings",
+    "AnytimeExpectimaxSettings",
+]
+
+#: A root value at or below this means a lost game against the search's ghost model: the
+#: evaluations give a lost state its score minus 1,000,000.
+HOPELESS = -500_000.0
+TIE_BREAKS = ("first", "random")
+GHOST_MODELS = ("uniform", "directional")
+
+Evaluation = Callable[[Any], float]
+
+
+def score_evaluation(state: SearchState) -> float:
+    """The state's score: the default evaluation."""
+    return float(state.score)
+
+
+def _resolve_evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
+    """The evaluation function for `spec` and the name `describe` shows for it."""
+    if callable(spec):
+        return spec, getattr(spec, "__name__", type(spec).__name__)
+    if spec == "score":
+        return score_evaluation, spec
+    from pacman.agents.evaluation import (
+        resolve_evaluation,  # lazy: evaluation imports heavier things
+    )
+
+    return resolve_evaluation(spec), spec
+
+
+def _evaluation(name: str, value: Any) -> str | None:
+    if isinstance(value, str) or callable(value):
+        return None
+    return (f"{name} must name an evaluation (score, better, name:weight,..., @file.json or "
+            f"module:function) or be a function, got {value!r}")
+
+
+@dataclass(frozen=True)
+class SearchSettings(AgentSettings):
+    """What every search agent is told: how deep, how to value a leaf, Stop, ties."""
+
+    depth: int = setting(
+        2, "search depth in plies: one ply is Pacman's move and one move of every ghost",
+        check=positive_int)
+    evaluation: str | Evaluation = setting(
+        "score", "how leaves are valued: an evaluation's name, name:weight,..., @weights.json, "
+        "module:function, or a Python function", check=_evaluation)
+    allow_stop: bool = setting(
+        True, "false removes Stop from Pacman's actions at every Pacman node of the tree "
+        "(unless Stop is the only action)", check=switch)
+    tie_break: str = setting(
+        "first", "among equally good root actions: first (in legal-action order) or random "
+        "(drawn from the game's generator)", check=one_of(*TIE_BREAKS))
+
+
+@dataclass(frozen=True)
+class TracedSearchSettings(SearchSettings):
+    """A plain search's settings, and whether to record the tree it explored."""
+
+    trace: bool = setting(
+        False, "record each move's search tree in last_decision.trace; it changes no decision "
+        "and batches leave it out", check=switch, observing=True)
+
+
+@dataclass(frozen=True)
+class ExpectimaxSettings(TracedSearchSettings):
+    """Expectimax's settings: a traced search's, and the ghosts' model at chance nodes."""
+
+    ghost_model: str = setting(
+        "uniform", "the ghosts' probabilities at chance nodes: uniform, or directional (the "
+        "directional ghost's own distribution)", check=one_of(*GHOST_MODELS))
+
+
+SS = TypeVar("SS", bound=SearchSettings)
+
+
+class SearchAgent(BaseAgent[SS], Generic[SS]):
+    """Settings and bookkeeping shared by the search agents: subclass it for a new search
+    (implement `_search(state)`, as the anytime and expectiminimax agents do)."""
+
+    Settings = SearchSettings
+
+    def __init__(self, index: int = 0, settings: SS | None = None, **values: Any) -> None:
+        super().__init__(index, settings, **values)
+        chosen = self.settings
+        self.depth = chosen.depth
+        self.allow_stop = chosen.allow_stop
+        self.tie_break = chosen.tie_break
+        self.evaluation, self._evaluation_name = _resolve_evaluation(chosen.evaluation)
+        self.last_decision: Decision | AnytimeDecision | None = None
+        self._actions: ActionGenerator | None = None if chosen.allow_stop else (
+            actions_without_stop)
+
+    def settings_text(self) -> str:
+        """The settings `describe` shows, e.g. `depth=3 better`."""
+        parts = [f"depth={self.depth}", self._evaluation_name]
+        if not self.allow_stop:
+            parts.append("allow_stop=False")
+        if self.tie_break != "first":
+            parts.append(f"tie_break={self.tie_break}")
+        return " ".join(parts + self._extra_settings())
+
+    def _extra_settings(self) -> list[str]:
+        return []
+
+    def _search(self, state: SearchState) -> Decision | AnytimeDecision:
+        raise NotImplementedError
+
+    def get_action(self, state: SearchState) -> Any:
+        """Search from `state` and return the chosen action (also kept in `last_decision`)."""
+        decision = self._search(state)
+        self.last_decision = decision
+        if self.tie_break == "random" and len(decision.best_actions) > 1:
+            return self.rng.choice(decision.best_actions)
+        return decision.action
+
+
+TS = TypeVar("TS", bound=TracedSearchSettings)
+
+
+class _TracingSearchAgent(SearchAgent[TS], Generic[TS]):
+    """A search agent whose searches can be traced (`trace=true`: each move's decision then
+    carries the explored tree, and a recorded game keeps its summary, see
+    `pacman.agents.trace`)."""
+
+    Settings = TracedSearchSettings
+
+    def __init__(self, index: int = 0, settings: TS | None = None, **values: Any) -> None:
+        super().__init__(index, settings, **values)
+        self.trace = self.settings.trace
+
+
+class MinimaxAgent(_TracingSearchAgent[TracedSearchSettings]):
+    """Plays the minimax action: every ghost is assumed to play its worst move for Pacman."""
+
+    def _search(self, state: SearchState) -> Decision:
+        return minimax(state, self.depth, self.evaluation, actions=self._actions,
+                       trace=self.trace)
+
+
+class AlphaBetaAgent(_TracingSearchAgent[TracedSearchSettings]):
+    """Plays the minimax action, found with alpha-beta pruning."""
+
+    def _search(self, state: SearchState) -> Decision:
+        return alphabeta(state, self.depth, self.evaluation, actions=self._actions,
+                         trace=self.trace)
+
+
+def chance_model(ghost_model: str) -> ChanceModel | None:
+    """The chance model of a `ghost_model` setting: None for uniform, else the directional
+    ghost's distribution."""
+    if ghost_model == "uniform":
+        return None
+    from pacman.agents.ghosts import directional_distribution  # only this model needs it
+
+    return directional_distribution
+
+
+class ExpectimaxAgent(_TracingSearchAgent[ExpectimaxSettings]):
+    """Plays the action of best expected value, ghosts being random (uniform or directional)."""
+
+    Settings = ExpectimaxSettings
+
+    def __init__(self, index: int = 0, settings: ExpectimaxSettings | None = None,
+                 **values: Any) -> None:
+        super().__init__(index, settings, **values)
+        self.ghost_model = self.settings.ghost_model
+        self._chance = chance_model(self.ghost_model)
+
+    def _extra_settings(self) -> list[str]:
+        return [] if self.ghost_model == "uniform" else [f"ghost_model={self.ghost_model}"]
+
+    def _search(self, state: SearchState) -> Decision:
+        return expectimax(state, self.depth, self.evaluation, actions=self._actions,
+                          chance=self._chance, trace=self.trace)
+
+
+def _ghosts_closing_in_first(state: Any, agent: int, actions: Sequence[Any]) -> Sequence[Any]:
+    """Move ordering: a ghost's moves that bring it closest to Pacman first (the likely best
+    reply of a MIN ghost, the most telling outcome at a chance node); Pacman's in legal order."""
+    if agent == 0 or not hasattr(state, "ghost_step_distances"):
+        return actions
+    distance = dict(zip(state.legal_actions(agent), state.ghost_step_distances(agent),
+                        strict=True))
+    return sorted(actions, key=distance.__getitem__)
+
+
+QUIESCENCE_RADIUS = 1  # maze steps: a ghost this near (it may strike next) makes a leaf live
+
+
+def live_position(state: Any) -> bool:
+    """Quiescence's test of a leaf: a ghost that is not scared within `QUIESCENCE_RADIUS`
+    maze steps of Pacman (it may catch Pacman on its next move), or a scared one that near
+    which Pacman can still reach before its timer runs out. Anything else is quiet. (Radius 2
+    found more, but cost 1.6 times the nodes of the plain search at depths 4 and 6, against
+    1.25 for radius 1: `scripts/bench.py --only quiescence`.)"""
+    for distance, timer in zip(state.ghost_distances(), state.scared_timers, strict=True):
+        if distance <= QUIESCENCE_RADIUS and (timer == 0 or distance < timer):
+            return True
+    return False
+
+
+def quiet_moves(state: Any, agent: int, actions: Sequence[Any]) -> Sequence[Any]:
+    """The moves quiescence searches: all of Pacman's and of every ghost within
+    `QUIESCENCE_RADIUS + 1` steps of Pacman; a ghost farther away makes only the move that
+    brings it closest to Pacman."""
+    if agent == 0 or state.ghost_distances()[agent - 1] <= QUIESCENCE_RADIUS + 1:
+        return actions
+    return _ghosts_closing_in_first(state, agent, actions)[:1]
+
+
+def _below_one(name: str, value: Any) -> str | None:
+    reason = non_negative(name, value)
+    if reason is None and value >= 1:
+        return f"{name} is a probability below 1, got {value!r}"
+    return reason
+
+
+@dataclass(frozen=True)
+class AnytimeSettings(SearchSettings):
+    """An anytime search's settings: its budget, its enhancements, and four late extras
+    (`quiescence`, `forward`, `singular`, `escape`: 0 is off, and off they stay out of batch
+    keys)."""
+
+    depth: int = setting(64, "the deepest search, in plies", check=positive_int)
+    evaluation: str | Evaluation = setting(
+        "wary", "how leaves are valued (as for the plain searches)", check=_evaluation)
+    time: float = setting(0.1, "seconds per move; 0: no time limit", check=non_negative)
+    nodes: int = setting(
+        0, "nodes per move (0: no limit); deterministic, for tests and batches",
+        check=whole_number())
+    tt: bool = setting(
+        True, "the transposition table, kept from move to move (values reused only at the "
+        "same remaining depth)", check=switch)
+    ordering: bool = setting(
+        True, "the table's best move first, ghosts' moves towards Pacman first", check=switch)
+    delay_loss: bool = setting(
+        True, "when every move loses against the model's perfect ghosts, play the best move "
+        "of the deepest search that still saw a way out", check=switch)
+    quiescence: int = setting(
+        0, "plies the search may go on past a live leaf (a ghost within a step); 0: off",
+        check=whole_number(" of plies"), late=True)
+    forward: int = setting(
+        0, "forward pruning: search only the k best children of a MAX or MIN node by their "
+        "evaluations (approximate); 0: off", check=whole_number(" of moves"), late=True)
+    singular: float = setting(
+        0.0, "singular extensions: a Pacman move better than every other by this margin is "
+        "searched one ply deeper; 0: off", check=non_negative, late=True)
+    escape: int = setting(
+        0, "drop the root moves after which Pacman cannot stay alive N of his moves against "
+        "chasing ghosts; 0: off", check=whole_number(" of Pacman's moves"), late=True)
+
+
+@dataclass(frozen=True)
+class AnytimeExpectimaxSettings(AnytimeSettings):
+    """The anytime expectimax's settings: the anytime ones, its pruning and its ghost model."""
+
+    prune: bool = setting(
+        True, "exact Star1 pruning at chance nodes, with the evaluation's bounds", check=switch)
+    cutoff: float = setting(
+        0.0, "outcomes whose probability along the path is below it are evaluated, not "
+        "searched (approximate); 0: off", check=_below_one)
+    ghost_model: str = setting(
+        "uniform", "the ghosts' probabilities at chance nodes: uniform or directional",
+        check=one_of(*GHOST_MODELS))
+
+
+AS = TypeVar("AS", bound=AnytimeSettings)
+
+
+class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
+    """Iterative deepening under a time or node budget, with a transposition table kept
+    across moves and move ordering (see `pacman.agents.anytime`). `quiescence=N` searches up to
+    N more plies past a live leaf (`live_position`, over `quiet_moves`); `forward=k` keeps the
+    k best moves of a node by their children's evaluations (approximate); `singular=margin`
+    searches a clearly best Pacman move one ply deeper; `escape=N` drops the root moves after
+    which Pacman cannot stay alive N of his moves against chasing ghosts
+    (`pacman.agents.escape`); 0 is off for all four."""
+
+    Settings = AnytimeSettings
+
+    def __init__(self, index: int = 0, settings: AS | None = None, **values: Any) -> None:
+        super().__init__(index, settings, **values)
+        chosen = self.settings
+        self.delay_loss = chosen.delay_loss
+        self.time = float(chosen.time)
+        self.nodes = chosen.nodes
+        self.tt, self.ordering = chosen.tt, chosen.ordering
+        self.table = TranspositionTable() if chosen.tt else None
+        self.quiescence = chosen.quiescence
+        self.forward = chosen.forward
+        self.singular = float(chosen.singular)
+        self.escape = chosen.escape
+
+    def _extra_settings(self) -> list[str]:
+        """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
+        parts = [f"time={self.time:g}"]
+        if self.nodes:
+            parts.append(f"nodes={self.nodes}")
+        parts += [f"{flag}=False" for flag in ("tt", "ordering", "delay_loss")
+                  if not getattr(self, flag)]
+        if self.quiescence:
+            parts.append(f"quiescence={self.quiescence}")
+        if self.forward:
+            parts.append(f"forward={self.forward}")
+        if self.singular:
+            parts.append(f"singular={self.singular:g}")
+        if self.escape:
+            parts.append(f"escape={self.escape}")
+        return parts + self._model_settings()
+
+    def _model_settings(self) -> list[str]:
+        return []
+
+    def _kinds(self, state: SearchState) -> list[str]:
+        raise NotImplementedError
+
+    def _options(self) -> dict[str, Any]:
+        return {}
+
+    def _search(self, state: SearchState) -> AnytimeDecision:
+        if self.table is not None:
+            self.table.trim()
+        actions, time_limit = self._actions, self.time or None
+        if self.escape:
+            started = perf_counter()
+            actions = escape_root(state, actions, self.escape)
+            if time_limit is not None:  # the check's time comes out of the move's budget
+                time_limit = max(time_limit - (perf_counter() - started), 0.0)
+        decision = iterative_search(
+            state, self.evaluation, kinds=self._kinds(state), max_depth=self.depth,
+            time_limit=time_limit, node_limit=self.nodes or None, table=self.table,
+            ordering=self.ordering, order=_ghosts_closing_in_first, actions=actions,
+            quiescence=self.quiescence, live=live_position if self.quiescence else None,
+            quiet_moves=quiet_moves, forward=self.forward, singular=self.singular,
+            **self._options())
+        if self.delay_loss and decision.value <= HOPELESS:
+            # Every move loses if the ghosts play perfectly: play the best move of the
+            # deepest iteration that still saw a way out, which puts the loss off the
+            # longest. Real ghosts make mistakes; giving up early throws the game away.
+            hopeful = [it for it in decision.iterations if it.value > HOPELESS]
+            if hopeful:
+                last = hopeful[-1]
+                return replace(decision, action=last.action, value=last.value,
+                               best_actions=(last.action,))
+        return decision
+
+
+class IterativeAlphaBetaAgent(_AnytimeAgent[AnytimeSettings]):
+    """Alpha-beta by iterative deepening: the best move of the deepest search that fits in
+    `time` seconds (or `nodes` nodes) per move, up to `depth` plies."""
+
+    def _kinds(self, state: SearchState) -> list[str]:
+        return [MAX] + [MIN] * (state.num_agents - 1)
+
+
+class IterativeExpectimaxAgent(_AnytimeAgent[AnytimeExpectimaxSettings]):
+    """Expectimax by iterative deepening, with exact pruning from the evaluation's range
+    (`prune`) and an optional, approximate, probability cut-off (`cutoff`)."""
+
+    Settings = AnytimeExpectimaxSettings
+
+    def __init__(self, index: int = 0, settings: AnytimeExpectimaxSettings | None = None,
+                 **values: Any) -> None:
+        super().__init__(index, settings, **values)
+        self.prune = self.settings.prune
+        self.cutoff = float(self.settings.cutoff)
+        self.ghost_model = self.settings.ghost_model
+        self._chance = chance_model(self.ghost_model)
+
+    def _model_settings(self) -> list[str]:
+        extra = [] if self.ghost_model == "uniform" else [f"ghost_model={self.ghost_model}"]
+        if not self.prune:
+            extra.append("prune=False")
+        if self.cutoff:
+            extra.append(f"cutoff={self.cutoff:g}")
+        return extra
+
+    def _kinds(self, state: SearchState) -> list[str]:
+        return [MAX] + [CHANCE] * (state.num_agents - 1)
+
+    def _options(self) -> dict[str, Any]:
+        return {"bounds": getattr(self.evaluation, "bounds", None), "prune": self.prune,
+                "chance": self._chance, "cutoff": self.cutoff}

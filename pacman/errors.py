@@ -1,0 +1,156 @@
+"""One error family: every mistake a user can make, and every fault of their input, derives from
+`PacmanError`.
+
+The command line catches `PacmanError` once and prints its message as one line on stderr with exit
+code 2; a library caller can catch the base or one narrow subclass. Each subclass also derives
+from the built-in exception it has always been (`ValueError` for most), so code that caught the
+built-in before goes on working. The classes live here, in the game core, so that any layer can
+raise them; the module that raises one re-exports it under its old import path.
+
+Not in this family, on purpose: a bug of this package; what an agent raises during a game
+(recorded as the game's outcome, never raised to the caller); and the signals that steer a
+game or a batch rather than report a mistake (`GameStopped` and `GameRestart` from a window,
+`MoveTimeLimit`, `BatchInterrupted`, a child that died, a student's misuse of a test tree,
+which the grader records as a failed test). `tests/test_errors.py` lists them.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = [
+    # the base
+    "PacmanError",
+    # input files and text
+    "LayoutError", "ReplayError", "SettingsError", "TestCaseError", "SuiteError",
+    "GhostSpecError", "StudentCodeError",
+    # names, settings and agents
+    "RegistryError", "AgentSetupError",
+    # the game
+    "IllegalMoveError",
+    # applications
+    "UsageError", "BatchError", "StoreError", "TableError", "PlotError", "ExportError",
+    "TuningError", "GradingError", "PageError", "UnknownDemo",
+]
+
+
+class PacmanError(Exception):
+    """The base of every error a user can cause: the CLI prints its message as one line."""
+
+
+# --- input files and text ---------------------------------------------------------------------
+
+
+class LayoutError(PacmanError, ValueError):
+    """A layout that cannot be read or played, with the file, line and column at fault."""
+
+    def __init__(self, source: str, message: str, line: int | None = None,
+                 column: int | None = None) -> None:
+        where = source
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        super().__init__(f"{where}: {message}")
+        self.source, self.line, self.column = source, line, column
+
+
+class ReplayError(PacmanError, ValueError):
+    """A replay file that cannot be read, or that does not verify."""
+
+
+class SettingsError(PacmanError, ValueError):
+    """Agent settings text (`-a depth=3,...`) that cannot be read."""
+
+
+class TestCaseError(PacmanError):
+    """A malformed `.test` or `.solution` file; `str()` reads `path:line: message`."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    def __init__(self, path: str | os.PathLike[str], line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")
+
+
+class GhostSpecError(PacmanError, ValueError):
+    """A ghost description in a test case that names no ghost this package can build."""
+
+
+class StudentCodeError(PacmanError):
+    """A student's or user's code file that cannot be loaded (missing, unreadable, or raising)."""
+
+
+# --- names, settings and agents ---------------------------------------------------------------
+
+
+class RegistryError(PacmanError, ValueError):
+    """An agent name, or its settings, that cannot be used."""
+
+
+class AgentSetupError(PacmanError, ValueError):
+    """An agent that could not be set up to play (built, loaded or started in its process)."""
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+
+class IllegalMoveError(PacmanError, ValueError):
+    """A move that the rules do not allow in the state it was asked of."""
+
+
+# --- applications -----------------------------------------------------------------------------
+
+
+class UsageError(PacmanError, ValueError):
+    """A command line that cannot be run as written."""
+
+
+class BatchError(PacmanError, ValueError):
+    """A batch that cannot run as asked (bad grid, experiment file or backend)."""
+
+
+class StoreError(PacmanError, ValueError):
+    """A results store that cannot be opened, read or written; the message is one line.
+
+    `message` says what went wrong and `hint` (maybe empty) what to do about it.
+    """
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(f"{message}; {hint}" if hint else message)
+        self.message, self.hint = message, hint
+
+
+class TableError(PacmanError, ValueError):
+    """A table that cannot be made from the stored games as asked."""
+
+
+class PlotError(PacmanError, RuntimeError):
+    """A plot that cannot be drawn (no matplotlib, nothing to plot)."""
+
+
+class ExportError(PacmanError, ValueError):
+    """A file that cannot be written as asked (a picture, an animation, a data export)."""
+
+
+class UnknownDemo(PacmanError, ValueError):
+    """A demo name that no demo module defines; the message lists the names there are."""
+
+
+class TuningError(PacmanError, ValueError):
+    """A tuning run that cannot go as asked (weights, layouts, options)."""
+
+
+class GradingError(PacmanError):
+    """A grading run that cannot go on (its suite, its student file, its options)."""
+
+
+class SuiteError(GradingError, ValueError):
+    """A test suite (a folder of questions and their `CONFIG`) that cannot be used."""
+
+
+class PageError(PacmanError, ValueError):
+    """An HTML page (replay viewer or search tree) that cannot be made from its input."""

@@ -1,0 +1,107 @@
+"""Run an agent class on a test tree and record what it did (action, generated nodes, errors)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from pacman.agents import pacman_agents
+from pacman.cs188.loader import describe_fault, is_cs188_agent_class, load_student_file
+from pacman.cs188.tree import CS188SearchState
+from pacman.errors import GradingError, StudentCodeError
+from pacman.grading.cases.parser import TreeCase
+from pacman.grading.reference.tree import TreeError, TreeRun, tree_evaluation
+from pacman.interrupts import is_user_interrupt
+
+__all__ = ["AgentRun", "describe_exception", "load_agents_module", "run_agent"]
+
+
+@dataclass(frozen=True)
+class AgentRun:
+    """What an agent did on a tree: its action (or the error it raised) and the nodes it made."""
+
+    action: str | None
+    generated: frozenset[str]
+    duplicates: tuple[str, ...] = ()
+    error: str | None = None
+    error_type: str | None = None  # the exception's class name, e.g. "MissingValueError"
+
+    def same_as(self, action: str, generated: frozenset[str],
+                allow_duplicates: bool = False) -> bool:
+        """True if the run completed cleanly with exactly this action and generated set (and,
+        unless `allow_duplicates`, generated no child twice)."""
+        return (self.error is None and (allow_duplicates or not self.duplicates)
+                and self.action == action and self.generated == generated)
+
+
+def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
+    """Import the agents to grade: a module name, a path to a `.py` file, or None for ours
+    (`pacman.agents.pacman_agents`).
+
+    A file is loaded with the CS188 compatibility loader: its `import util`, `import game` and
+    `from pacman import GameState` get our modules, and files beside it can be imported.
+    """
+    if isinstance(spec, ModuleType):
+        return spec
+    if spec is None:
+        return pacman_agents
+    if spec.endswith(".py") or "/" in spec or "\\" in spec:
+        try:
+            return load_student_file(spec).module
+        except StudentCodeError as error:
+            raise GradingError(str(error)) from None
+    try:
+        return importlib.import_module(spec)
+    except ModuleNotFoundError as error:
+        raise GradingError(f"cannot import agents module {spec!r}: {error}") from None
+    except BaseException as error:  # the student's module failed while importing
+        if is_user_interrupt(error):
+            raise
+        raise GradingError(f"importing agents from {spec!r} failed: "
+                           f"{describe_exception(error)}") from None
+
+
+def describe_exception(error: BaseException) -> str:
+    """`Type: message (file:line in function)`, naming the innermost frame of the traceback."""
+    return describe_fault(error)
+
+
+def tree_action(agent_class: Any, depth: int, root: Any) -> Any:
+    """Build an agent for a test tree and ask it for the root's action.
+
+    Our agents get `agent_class(depth=..., evaluation=...)` and the tree itself; a classic CS188
+    class gets `agent_class(depth=...)` (its default evaluation reads the node's score) and the
+    tree through the camelCase interface, as the classic grader builds it.
+    """
+    if is_cs188_agent_class(agent_class):
+        return agent_class(depth=depth).getAction(CS188SearchState(root))
+    return agent_class(depth=depth, evaluation=tree_evaluation).get_action(root)
+
+
+def run_agent(agent_class: Any, case: TreeCase, depth: int,
+              default_value: float | None = None, classic: bool = False,
+              budget: int = TreeRun.DEFAULT_BUDGET) -> AgentRun:
+    """Ask an agent of `agent_class` for its action on the case's tree; record what it did.
+
+    With `default_value`, nodes without a value evaluate to it instead of failing the run;
+    `classic` gives the tree the classic grader's leniency (see `TreeRun`).
+    """
+    run = TreeRun(case.tree, default_value, classic, budget)
+    action: Any = None
+    error: str | None = None
+    error_type: str | None = None
+    try:
+        action = tree_action(agent_class, depth, run.root())
+    except TreeError as problem:
+        error, error_type = str(problem), type(problem).__name__
+    except BaseException as problem:  # a student's bug fails the case, not the run
+        if is_user_interrupt(problem):
+            raise
+        error = f"the agent raised {describe_exception(problem)}"
+        error_type = type(problem).__name__
+    duplicates = tuple(f"{node} --{action_name}--> generated {count} times"
+                       for node, action_name, count in run.duplicate_edges())
+    return AgentRun(None if action is None else str(action), frozenset(run.generated),
+                    duplicates, error, error_type)

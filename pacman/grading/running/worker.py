@@ -1,0 +1,61 @@
+"""The grading worker: a child process that grades one submission and reports as it goes.
+
+Started by `pacman.grading.running.isolated` with `pacman.hosting.isolation.Child`. It reads one
+request (the suite's paths, the questions, the submission), then sends `loaded` (or
+`load_failed`), a `question_start`, `test_start` and `test_done` for every test, a
+`question_done` per question, and `done`. Whatever the submission does to this process, the
+parent keeps what was sent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pacman.errors import GradingError, SuiteError
+from pacman.grading.cases.suite import Question, find_suite
+from pacman.grading.reports.results import QuestionResult, TestResult
+from pacman.grading.running.contestant import Contestant
+from pacman.grading.running.session import grade_suite, relative_name
+from pacman.hosting.isolation import child_setup
+
+
+def main() -> None:
+    """Serve one grading request on the channel."""
+    channel = child_setup()
+    request = channel.receive()
+    if request is None:
+        return
+    try:
+        suite = find_suite(request["paths"])
+        if request.get("questions"):
+            suite = suite.select(request["questions"])
+    except SuiteError as error:  # the suite changed under us: say so, do not crash
+        channel.send({"event": "load_failed", "error": f"the test suite: {error}"})
+        return
+    try:
+        contestant = Contestant(request.get("submission"))
+    except GradingError as error:
+        channel.send({"event": "load_failed", "error": str(error)})
+        return
+    channel.send({"event": "loaded"})
+    started: set[str] = set()
+
+    def on_start(question: Question, path: Path) -> None:
+        if question.name not in started:
+            started.add(question.name)
+            channel.send({"event": "question_start", "question": question.name})
+        channel.send({"event": "test_start", "question": question.name,
+                      "test": relative_name(suite, path)})
+
+    def on_result(question: Question, result: TestResult) -> None:
+        channel.send({"event": "test_done", "question": question.name, "result": result.to_dict()})
+
+    def on_question(result: QuestionResult) -> None:
+        channel.send({"event": "question_done", "result": result.to_dict()})
+
+    grade_suite(suite, contestant, on_start, on_result, on_question)
+    channel.send({"event": "done"})
+
+
+if __name__ == "__main__":
+    main()

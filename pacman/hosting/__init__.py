@@ -1,0 +1,10 @@
+"""Where games with hard limits are hosted: agents in child processes that a parent can stop.
+
+- `isolation`: run code in a child process, with a channel to it and limits it cannot escape;
+- `watched`: a game shown in this process while its agents play in a child (`pacman play
+  --timeout`), stopped cleanly at a limit;
+- `game_worker`: the child's side of a watched game.
+
+An application room: it builds agents by name through the registry, so it sits above the
+policies; the game core knows nothing of it.
+"""

@@ -1,0 +1,66 @@
+"""The child side of `pacman.hosting.watched`: plays the games it is asked for and streams each
+move.
+
+Each request is a game description (`pacman.task.GameSpec` as JSON: the layout's text, the
+agents by name with their settings, the seed, the move cap and the time limits). The agents
+are built here and the game runs with `run_game` (whose soft limits interrupt a slow move);
+every move is sent to the parent as it is made, and the record when the game ends. The parent
+holds the hard limits: it stops this process when a move or the game runs over and nothing
+came back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pacman.display.base import MoveInfo
+from pacman.errors import LayoutError
+from pacman.hosting.isolation import Channel, child_setup
+from pacman.record import GameRecord
+from pacman.state import GameState
+
+
+class _Stream:
+    """A display that sends each move to the parent."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+
+    def start(self, state: GameState, names: tuple[str, ...]) -> None:
+        self.channel.send({"event": "start", "names": list(names)})
+
+    def update(self, state: GameState, move: MoveInfo) -> None:
+        self.channel.send({"event": "move", "agent": move.agent, "action": move.action,
+                           "seconds": move.seconds, "nodes": move.nodes})
+
+    def finish(self, state: GameState, record: GameRecord) -> None:
+        """The record is sent by the caller."""
+
+
+def _play(request: dict[str, Any], channel: Channel) -> None:
+    from pacman.errors import RegistryError
+    from pacman.hosting.local import build_agents, play_built
+    from pacman.task import GameSpec
+
+    try:
+        spec = GameSpec.from_json(request)
+        pacman, ghosts = build_agents(spec)
+    except (LayoutError, RegistryError, ValueError) as error:
+        channel.send({"event": "error", "message": str(error)})
+        return
+    record = play_built(spec, pacman, ghosts, display=_Stream(channel))
+    channel.send({"event": "record", "record": record.to_dict()})
+
+
+def main() -> None:
+    """Serve game requests until the parent closes the channel."""
+    channel = child_setup()
+    while True:
+        request = channel.receive()
+        if request is None:
+            return
+        _play(request, channel)
+
+
+if __name__ == "__main__":
+    main()

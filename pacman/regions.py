@@ -1,0 +1,104 @@
+"""Pacman's region among the ghosts: the cells he reaches strictly before every non-scared ghost.
+
+Two queries on a maze's distance tables (`pacman.maze`), behind `GameState.safe_cell_count`
+and `GameState.is_trapped`: how many cells the region holds (counted up to a limit, nearest
+first), and whether it holds no loop (a dead end, or a corridor whose ends the ghosts reach
+first). They read the state's packed fields (Pacman's index, and the ghosts as flat
+`(index, direction, scared timer)` triples) and stop as soon as the answer is known; both are
+in the evaluations' inner loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pacman.maze import Maze
+
+__all__ = ["pacman_is_trapped", "safe_cell_count"]
+
+
+def pacman_is_trapped(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...],
+                      most: int | None = None) -> bool:
+    """True when Pacman's region (at maze index `pacman`) holds no loop, and with `most`,
+    also at most `most` cells (`GameState.is_trapped` says it in full)."""
+    cell_at, distances = maze.cell_at, maze.distances
+    ghosts = ghosts_and_timers
+    rows = [distances[cell_at[where]]
+            for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
+    if not rows:
+        return False
+    here = cell_at[pacman]
+    own = distances[here]
+    neighbours = maze.neighbours
+    inside: set[int] = set()
+    links = 0
+    frontier = 0  # distance of the farthest region cell seen so far
+    for cell in maze.cells_by_distance[here]:
+        mine = own[cell]
+        if mine > frontier + 1:
+            break
+        if all(mine < row[cell] for row in rows):
+            inside.add(cell)
+            if most is not None and len(inside) > most:
+                return False
+            frontier = mine
+            for other in neighbours[cell]:
+                if other in inside:
+                    links += 1
+            if links >= len(inside):
+                return False
+    return True
+
+
+def safe_cell_count(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...],
+                    limit: int) -> int:
+    """How many cells Pacman's region holds, counted up to `limit`
+    (`GameState.safe_cell_count`)."""
+    cell_at, distances = maze.cell_at, maze.distances
+    ghosts = ghosts_and_timers
+    rows = [distances[cell_at[where]]
+            for where, timer in zip(ghosts[0::3], ghosts[2::3]) if timer == 0]
+    here = cell_at[pacman]
+    reachable = maze.cells_by_distance[here]
+    if not rows:
+        return min(limit, len(reachable))
+    own = distances[here]
+    count = 0
+    # Nearest cells first: the count usually reaches `limit` after a few cells. The region
+    # is connected along shortest paths (the cell before a region cell on Pacman's way is
+    # in it too), so once a whole distance passes without one, no farther cell is in it.
+    frontier = 0  # distance of the farthest region cell seen so far
+    if len(rows) == 1:
+        theirs = rows[0]
+        for cell in reachable:
+            mine = own[cell]
+            if mine < theirs[cell]:
+                count += 1
+                if count >= limit:
+                    break
+                frontier = mine
+            elif mine > frontier + 1:
+                break
+        return count
+    if len(rows) == 2:
+        first, second = rows
+        for cell in reachable:
+            mine = own[cell]
+            if mine < first[cell] and mine < second[cell]:
+                count += 1
+                if count >= limit:
+                    break
+                frontier = mine
+            elif mine > frontier + 1:
+                break
+        return count
+    for cell in reachable:
+        mine = own[cell]
+        if all(mine < row[cell] for row in rows):
+            count += 1
+            if count >= limit:
+                break
+            frontier = mine
+        elif mine > frontier + 1:
+            break
+    return count

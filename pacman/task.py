@@ -1,0 +1,153 @@
+"""What to play, as values that cross processes and machines: `AgentSpec` and `GameSpec`.
+
+An `AgentSpec` names one agent as the command line does (a registry name, `module:Class` or
+`path/file.py:Class`) with its settings (`name: value`, values a bool, an int, a float, a
+string or None), kept sorted by name so that two specs of the same agent are equal. A
+`GameSpec` is one whole game: the layout (its name and its own text, so a process on another
+machine needs no file), the Pacman, one spec per ghost, the seed, the move cap and the two time
+limits (`move_time_limit` and `game_time_limit`, in seconds, as `run_game` takes them).
+
+Both are frozen and turn into JSON and back (`to_json`, `from_json`) without loss; `from_json`
+checks every field and raises `ValueError` with the field's name. Nothing here builds an agent:
+the game core names agents, the applications build them (`pacman.hosting.local`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pacman.layout import Layout, ghosts_in_play, parse_layout
+
+__all__ = ["AgentSpec", "GameSpec", "Setting"]
+
+Setting = str | int | float | bool | None
+"""A setting's value, as `-a name=value` gives it (`pacman.settings.typed`)."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent by name with its settings, kept as sorted `(name, value)` pairs."""
+
+    name: str
+    settings: tuple[tuple[str, Setting], ...] = ()
+
+    @classmethod
+    def of(cls, name: str, settings: Mapping[str, Setting] | None = None) -> AgentSpec:
+        """A spec with its settings sorted by name."""
+        return cls(name, tuple(sorted((settings or {}).items())))
+
+    def settings_dict(self) -> dict[str, Setting]:
+        """The settings as a dict."""
+        return dict(self.settings)
+
+    def settings_text(self) -> str:
+        """`depth=2 evaluation=better` ('' without settings)."""
+        return " ".join(f"{key}={value}" for key, value in self.settings)
+
+    def text(self) -> str:
+        """`AlphaBetaAgent depth=2 evaluation=better` (the name alone without settings)."""
+        return " ".join([self.name, *(f"{key}={value}" for key, value in self.settings)])
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"name": ..., "settings": {...}}`."""
+        return {"name": self.name, "settings": self.settings_dict()}
+
+    @classmethod
+    def from_json(cls, data: Any, field: str = "agent") -> AgentSpec:
+        """The inverse of `to_json`; a ValueError names `field` and what is wrong."""
+        if not isinstance(data, Mapping) or set(data) != {"name", "settings"}:
+            raise ValueError(f"{field} must be an object with name and settings, got {data!r}")
+        name, settings = data["name"], data["settings"]
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{field}.name must be a non-empty string, got {name!r}")
+        if not isinstance(settings, Mapping) or not all(
+                isinstance(key, str) and _is_setting(value) for key, value in settings.items()):
+            raise ValueError(f"{field}.settings must map names to numbers, strings, booleans "
+                             f"or null, got {settings!r}")
+        return cls.of(name, settings)
+
+
+def _is_setting(value: object) -> bool:
+    return value is None or isinstance(value, (bool, int, str)) or (
+        isinstance(value, float) and math.isfinite(value))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play, described so that any process on any machine plays the same game."""
+
+    layout: Layout
+    pacman: AgentSpec
+    ghosts: tuple[AgentSpec, ...]
+    seed: int
+    max_moves: int | None = None
+    move_time_limit: float | None = None
+    game_time_limit: float | None = None
+
+    @classmethod
+    def of(cls, layout: Layout, pacman: AgentSpec, ghost: AgentSpec | Sequence[AgentSpec],
+           num_ghosts: int | None, seed: int, *, max_moves: int | None = None,
+           move_time_limit: float | None = None, game_time_limit: float | None = None,
+           clamp: bool = True) -> GameSpec:
+        """A game against `num_ghosts` ghosts of one kind (or the given ghosts, one each), by
+        the one ghost-count rule (`pacman.layout.ghosts_in_play`; `clamp` as `-k` does)."""
+        if isinstance(ghost, AgentSpec):
+            ghosts = (ghost,) * ghosts_in_play(layout, num_ghosts, clamp=clamp)
+        else:
+            ghosts = tuple(ghost)[:ghosts_in_play(layout, num_ghosts, clamp=clamp)]
+        return cls(layout, pacman, ghosts, seed, max_moves, move_time_limit, game_time_limit)
+
+    @property
+    def num_ghosts(self) -> int:
+        """How many ghosts play."""
+        return len(self.ghosts)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as JSON-ready data (the layout as its name and its text)."""
+        return {"layout_name": self.layout.name, "layout_text": self.layout.text,
+                "pacman": self.pacman.to_json(),
+                "ghosts": [ghost.to_json() for ghost in self.ghosts], "seed": self.seed,
+                "max_moves": self.max_moves, "move_time_limit": self.move_time_limit,
+                "game_time_limit": self.game_time_limit}
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameSpec:
+        """The inverse of `to_json`; a ValueError (a `LayoutError` for the layout) names the
+        field at fault."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a game must be an object, got {type(data).__name__}")
+        known = {"layout_name", "layout_text", "pacman", "ghosts", "seed", "max_moves",
+                 "move_time_limit", "game_time_limit"}
+        if set(data) != known:
+            missing, unknown = sorted(known - set(data)), sorted(set(data) - known)
+            raise ValueError(f"a game's fields: missing {missing or 'none'}, unknown "
+                             f"{unknown or 'none'}")
+        name, text = data["layout_name"], data["layout_text"]
+        if not isinstance(name, str) or not isinstance(text, str):
+            raise ValueError("layout_name and layout_text must be strings")
+        ghosts = data["ghosts"]
+        if not isinstance(ghosts, list):
+            raise ValueError(f"ghosts must be a list, got {ghosts!r}")
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        max_moves = data["max_moves"]
+        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
+                max_moves, int) or max_moves < 0):
+            raise ValueError(f"max_moves must be a whole number >= 0 or null, got {max_moves!r}")
+        limits = {key: data[key] for key in ("move_time_limit", "game_time_limit")}
+        for key, value in limits.items():
+            if value is not None and (isinstance(value, bool) or not isinstance(
+                    value, (int, float)) or not 0 < value < math.inf):
+                raise ValueError(f"{key} must be seconds > 0 or null, got {value!r}")
+        layout = parse_layout(text, name)
+        spec = cls(layout, AgentSpec.from_json(data["pacman"], "pacman"),
+                   tuple(AgentSpec.from_json(ghost, f"ghosts[{i}]")
+                         for i, ghost in enumerate(ghosts)),
+                   seed, max_moves,
+                   *(None if value is None else float(value) for value in limits.values()))
+        ghosts_in_play(layout, spec.num_ghosts)  # no more ghosts than the layout has
+        return spec
