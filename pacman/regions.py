@@ -3,7 +3,9 @@
 Two queries on a maze's distance tables (`pacman.maze`), behind `GameState.safe_cell_count`
 and `GameState.is_trapped`: how many cells the region holds (counted up to a limit, nearest
 first), and whether it holds no loop (a dead end, or a corridor whose ends the ghosts reach
-first). They read the state's packed fields (Pacman's index, and the ghosts as flat
+first). `safe_cell_count` spells its scan out three times (one ghost, two ghosts, any number):
+a deliberate speed copy, since the one- and two-ghost loops avoid a generator per cell. They
+read the state's packed fields (Pacman's index, and the ghosts as flat
 `(index, direction, scared timer)` triples) and stop as soon as the answer is known; both are
 in the evaluations' inner loop.
 """

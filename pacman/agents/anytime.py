@@ -45,6 +45,10 @@ is no longer the plain search's at that depth.
 Leaves, node counts and root tie rules follow `pacman.agents.search`: a node is a leaf when it
 is won or lost, when agent 0 is to move after `depth` plies, or when its agent has no legal action;
 `nodes_generated` counts the root plus every `successor()` call, over all iterations.
+
+One job in one file (about 560 lines): the search. Its node function is one closure for speed,
+every enhancement a branch inside it rather than a layer of calls, and the MAX, MIN and forced
+-move loops repeat their child step on purpose (a deliberate speed copy).
 """
 
 from __future__ import annotations

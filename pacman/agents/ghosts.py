@@ -118,7 +118,28 @@ class DirectionalGhost(GhostAgent[DirectionalSettings]):
 CATCH_VALUE = 1_000_000.0
 
 
-class GhostView:
+class GhostsSide:
+    """The game from the ghosts' side, for a view whose `state` is the game: the ghosts win
+    when Pacman loses, and the score is negated (what Pacman gains, the ghosts lose)."""
+
+    __slots__ = ()
+    state: GameState
+
+    def is_win(self) -> bool:
+        """The ghosts won: Pacman was caught."""
+        return self.state.is_lose()
+
+    def is_lose(self) -> bool:
+        """Pacman won."""
+        return self.state.is_win()
+
+    @property
+    def score(self) -> float:
+        """The game score, negated."""
+        return -float(self.state.score)
+
+
+class GhostView(GhostsSide):
     """The game seen by one hunting ghost, as a two-player `SearchState`.
 
     Agent 0 is the ghost (MAX), agent 1 is Pacman (MIN, its opponent). The other ghosts are
@@ -152,19 +173,6 @@ class GhostView:
                 break
             state = state.successor(ally, chase_action(state, ally))
         return GhostView(state, self.ghost)
-
-    def is_win(self) -> bool:
-        """The ghosts won: Pacman was caught."""
-        return self.state.is_lose()
-
-    def is_lose(self) -> bool:
-        """Pacman won."""
-        return self.state.is_win()
-
-    @property
-    def score(self) -> float:
-        """The game score, negated: what Pacman gains the ghost loses."""
-        return -float(self.state.score)
 
 
 def chase_action(state: GameState, agent: int) -> Direction:

@@ -6,7 +6,9 @@ Both keep the tree semantics of `pacman.agents.search` (docs/test-cases.md): age
 agent has no legal action, or when agent 0 is to move after `depth` plies; only leaves are
 valued; children are generated once each, in legal-action order; `nodes_generated` counts the
 root plus every `successor()` call. Neither prunes: every child of every inner node is
-generated, so the counts equal those of `pacman.agents.search.minimax` and `expectimax`.
+generated, so the counts equal those of `pacman.agents.search.minimax` and `expectimax`. The
+two walk the tree with the same steps, spelt out in each (a tuple of values in one, one value
+in the other): a deliberate speed copy, as in `pacman.agents.search`.
 
 - `maxn` values a leaf with `utilities(state)`, a tuple with one number per agent. At a node
   of agent i the child whose tuple has the largest i-th component is chosen (ties: the first

@@ -342,14 +342,8 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
             parts.append(f"nodes={self.nodes}")
         parts += [f"{flag}=False" for flag in ("tt", "ordering", "delay_loss")
                   if not getattr(self, flag)]
-        if self.quiescence:
-            parts.append(f"quiescence={self.quiescence}")
-        if self.forward:
-            parts.append(f"forward={self.forward}")
-        if self.singular:
-            parts.append(f"singular={self.singular:g}")
-        if self.escape:
-            parts.append(f"escape={self.escape}")
+        late = ("quiescence", "forward", "singular", "escape")
+        parts += [f"{name}={getattr(self, name):g}" for name in late if getattr(self, name)]
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:

@@ -229,10 +229,11 @@ def build_agent(cls: type, settings: Mapping[str, Any] | None = None,
     the compatibility layer), any other class with keyword settings (`evalFn` read as
     `evaluation`); bad settings raise RegistryError."""
     kwargs = dict(settings or {})
-    from pacman.cs188.loader import is_cs188_agent_class
+    if callable(getattr(cls, "getAction", None)):  # maybe classic: only then its layer loads
+        from pacman.cs188.loader import is_cs188_agent_class
 
-    if is_cs188_agent_class(cls):
-        return _make_classic(cls, kwargs, 0 if index is None else index)
+        if is_cs188_agent_class(cls):
+            return _make_classic(cls, kwargs, 0 if index is None else index)
     if "evalFn" in kwargs and "evaluation" not in kwargs and _accepts(cls, "evaluation"):
         value = kwargs.pop("evalFn")  # the CS188 spelling of the setting, and its names
         kwargs["evaluation"] = CS188_EVALUATIONS.get(value, value) if isinstance(

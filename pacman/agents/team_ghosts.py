@@ -20,7 +20,7 @@ import itertools
 from typing import Any
 
 from pacman import Direction, GameState
-from pacman.agents.ghosts import CATCH_VALUE, GhostAgent, HunterSettings
+from pacman.agents.ghosts import CATCH_VALUE, GhostAgent, GhostsSide, HunterSettings
 
 __all__ = ["TeamGhost", "TeamView", "team_evaluation"]
 
@@ -32,7 +32,7 @@ SAFE_WEIGHT = 3.0
 JointAction = tuple[Direction, ...]
 
 
-class TeamView:
+class TeamView(GhostsSide):
     """The game seen by the ghost team, as a two-player `SearchState`.
 
     Agent 0 is the team (MAX): its actions are the joint moves of ghosts `first`..n-1, in
@@ -70,19 +70,6 @@ class TeamView:
             if state.is_terminal():
                 break
         return TeamView(state, 1)
-
-    def is_win(self) -> bool:
-        """The team won: Pacman was caught."""
-        return self.state.is_lose()
-
-    def is_lose(self) -> bool:
-        """Pacman won."""
-        return self.state.is_win()
-
-    @property
-    def score(self) -> float:
-        """The game score, negated: what Pacman gains the team loses."""
-        return -float(self.state.score)
 
 
 def team_evaluation(view: TeamView) -> float:

@@ -1,8 +1,9 @@
 """The `pacman` command: the only place that reads argv and prints.
 
-One module per command (`play`, `layouts`, `grade`, `replay`, `batch`, `table`/`plot`,
-`assumptions`), each with `add_parser(commands)` and `run(args)`; this module builds the parser and
-turns every user mistake into one line on stderr and exit code 2.
+One module per command (`COMMANDS`), each with `add_parser(commands)` and `run(args)`; this
+module builds the parser, imports only the command that runs (so `pacman --version` or
+`pacman play` loads nothing of `batch` or `grade`), and turns every user mistake (a
+`PacmanError`) into one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -11,64 +12,65 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import import_module
+from types import ModuleType
 
-from pacman.cli import (
-    agents,
-    assumptions,
-    batch,
-    compare,
-    demo,
-    explain,
-    export,
-    grade,
-    layouts,
-    play,
-    replay,
-    table,
-    tournament,
-    tune,
-)
 from pacman.cli.options import Parser, parse_settings
 from pacman.errors import PacmanError, UsageError
 from pacman.interrupts import mark_user_interrupts
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "parse_settings"]
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "play": play.run, "layouts": layouts.run, "grade": grade.run, "replay": replay.run,
-    "batch": batch.run, "table": table.run_table, "plot": table.run_plot,
-    "assumptions": assumptions.run, "demo": demo.run, "explain": explain.run,
-    "export": export.run, "compare": compare.run, "tournament": tournament.run,
-    "tune": tune.run, "agents": agents.run,
+#: each command: the module of `pacman.cli` that holds it, and the function that runs it. The
+#: listing order is the order of `pacman --help`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("play", "run"), "layouts": ("layouts", "run"), "agents": ("agents", "run"),
+    "grade": ("grade", "run"), "explain": ("explain", "run"), "replay": ("replay", "run"),
+    "batch": ("batch", "run"), "compare": ("compare", "run"),
+    "tournament": ("tournament", "run"), "tune": ("tune", "run"),
+    "table": ("table", "run_table"), "plot": ("table", "run_plot"),
+    "export": ("export", "run"), "assumptions": ("assumptions", "run"), "demo": ("demo", "run"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+def _module(name: str) -> ModuleType:
+    return import_module(f"pacman.cli.{name}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: of every subcommand, or with `only`, of that one alone (a command
+    imports what it needs only when it is the one that runs; `--version` needs none)."""
     from pacman import __version__
 
     parser = Parser(prog="pacman", description="The classic Pacman multi-agent environment.")
     parser.add_argument("--version", action="version", version=f"pacman {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
-    for module in (play, layouts, agents, grade, explain, replay, batch, compare, tournament, tune,
-                   table, export, assumptions, demo):
-        module.add_parser(commands)
+    if only == "--version":  # prints the version and exits: no command is needed
+        modules = []
+    elif only in COMMANDS:
+        modules = [COMMANDS[only][0]]
+    else:  # `pacman --help`, or a command to say is unknown: all of them
+        modules = list(dict.fromkeys(module for module, _ in COMMANDS.values()))
+    for module in modules:
+        _module(module).add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pacman` console script."""
     mark_user_interrupts()
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "play")  # the classic `python pacman.py -p ... -l ...` habit
     try:
+        parser = build_parser(argv[0] if argv else None)
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help()
             return 0
-        return COMMANDS[args.command](args)
+        module, function = COMMANDS[args.command]
+        run: Callable[[argparse.Namespace], int] = getattr(_module(module), function)
+        return run(args)
     except PacmanError as error:  # every user-facing error: one line, exit 2
         print(f"pacman: error: {error}", file=sys.stderr)
         return 2

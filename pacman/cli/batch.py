@@ -121,6 +121,17 @@ def interrupted(stop: Any, out: str) -> int:
     return 130
 
 
+def resumable(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """`run(args)`, a command that plays batches into `args.out`: Ctrl-C stops it as one line
+    (`interrupted`, exit 130) and the games stored stay for the next run."""
+    from pacman.experiments import BatchInterrupted
+
+    try:
+        return run(args)
+    except BatchInterrupted as stop:
+        return interrupted(stop, args.out)
+
+
 def _seconds(text: str) -> float:
     """An argparse type: seconds, > 0 and at most the runner's MAX_SECONDS."""
     from pacman.experiments.runner import MAX_SECONDS

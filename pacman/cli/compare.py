@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, interrupted
+from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, resumable
 from pacman.cli.options import DEFAULT_MAX_MOVES, non_negative_float
 from pacman.cli.progress import LOG_EVERY, BatchProgress
 from pacman.errors import UsageError
@@ -141,12 +141,7 @@ def stored_games(configs: Sequence[Any], games: int, args: argparse.Namespace
 
 def run(args: argparse.Namespace) -> int:
     """`pacman compare A B`."""
-    from pacman.experiments import BatchInterrupted
-
-    try:
-        return _run(args)
-    except BatchInterrupted as stop:
-        return interrupted(stop, args.out)
+    return resumable(_run, args)
 
 
 def _run(args: argparse.Namespace) -> int:

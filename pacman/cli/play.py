@@ -112,7 +112,6 @@ def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
     from pacman.agents.registry import accepts_setting, agent_class, make_agent, resolve_name
     from pacman.game import run_game
-    from pacman.hosting.watched import WatchedGames
     from pacman.task import AgentSpec, GameSpec
 
     check_output_paths(args)
@@ -170,8 +169,11 @@ def run(args: argparse.Namespace) -> int:
     max_moves = args.max_moves or None
     # With a time limit the agents play in a child process that can be stopped (the keyboard
     # agent needs this process's window: it keeps the in-process limits)
-    limited = args.move_time_limit or args.game_time_limit
-    watched = WatchedGames() if limited and not keyboard else None
+    watched = None
+    if (args.move_time_limit or args.game_time_limit) and not keyboard:
+        from pacman.hosting.watched import WatchedGames
+
+        watched = WatchedGames()
     try:
         game = 0
         while game < args.num_games:

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pacman.cli.batch import interrupted
+from pacman.cli.batch import resumable
 from pacman.cli.compare import (
     add_board_options,
     batch_errors,
@@ -61,12 +61,7 @@ def _resamples(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman tournament`."""
-    from pacman.experiments import BatchInterrupted
-
-    try:
-        return _run(args)
-    except BatchInterrupted as stop:
-        return interrupted(stop, args.out)
+    return resumable(_run, args)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -141,13 +141,8 @@ def run(args: argparse.Namespace) -> int:
     from pacman.experiments import BatchInterrupted, run_batch
     from pacman.experiments.grid import ResolvedConfig
     from pacman.experiments.runner import BatchResult
-    from pacman.experiments.tuning import (
-        DEFAULT_L2,
-        TuneOptions,
-        format_report,
-        learned_section,
-        tune,
-    )
+    from pacman.experiments.texel import DEFAULT_L2
+    from pacman.experiments.tuning import TuneOptions, format_report, learned_section, tune
 
     _check_out(args.out)
     for option in ("start", "baseline"):

@@ -1,4 +1,5 @@
-"""Views of a game behind one `Display` protocol; pygame is imported only by `window`."""
+"""Views of a game behind one `Display` protocol; only the drawing modules (`render`, `export`,
+`window`, `tree_view`, `search_panel`) import pygame, and only a window or a picture loads them."""
 
 from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 

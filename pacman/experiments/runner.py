@@ -6,9 +6,9 @@ writes each one as soon as it is known. It is safe to interrupt and run again.
 
 Faults are outcomes, not stopped batches:
 
-- an agent that raises, or takes longer than `move_timeout` on a move, ends its game as
+- an agent that raises, or takes longer than `move_time_limit` on a move, ends its game as
   `crash` / `timeout` inside `run_game`;
-- a game still running `game_timeout` seconds after it was handed to an idle worker is recorded
+- a game still running `game_time_limit` seconds after it was handed to an idle worker is recorded
   as `timeout` (incomplete: no score). On the process backend the pool's processes are
   terminated and a fresh pool takes the remaining work; the other games that were running are
   played again from the start (same seeds, same records). Dask cannot stop a running task: the
@@ -29,6 +29,9 @@ What ends a batch early is one exception: Ctrl-C (or SIGTERM in the CLI) raises
 `BatchInterrupted` after storing what finished; a results file that fails (a full disk, a
 damaged file) raises `StoreError` after stopping the workers. Either way every game stored
 before stays, the workers are gone, and running the same batch again resumes it.
+
+One job in one file (about 500 lines): the loop that hands games out and stores them; its parts
+share the pool, the claims and the progress.
 """
 
 from __future__ import annotations

@@ -24,17 +24,14 @@ from pacman.agents.ghosts import DirectionalGhost
 from pacman.agents.pacman_agents import AlphaBetaAgent
 from pacman.cli import main
 from pacman.errors import TuningError
-from pacman.experiments.tuning import (
-    POINTS_PER_WIN,
-    SPSA_ALPHA,
-    SPSA_GAMMA,
-    TuneOptions,
+from pacman.experiments.texel import (
     evaluation_weights,
     fit_logistic,
     game_positions,
     logit_scale,
     rounded,
 )
+from pacman.experiments.tuning import POINTS_PER_WIN, SPSA_ALPHA, SPSA_GAMMA, TuneOptions
 from pacman.game import run_game
 from pacman.layout import load_layout, shipped_layouts
 
