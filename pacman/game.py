@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
+from pacman.display.protocol import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
 from pacman.limits import MoveTimeLimit, MoveTimer, guard_process_exit

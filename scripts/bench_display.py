@@ -27,7 +27,7 @@ if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
 from pacman import GameState, load_layout, run_game
 from pacman.agents.ghosts import RandomGhost
 from pacman.agents.simple import RandomAgent
-from pacman.display.base import Display, NullDisplay
+from pacman.display.protocol import Display, NullDisplay
 
 
 def play(layout_name: str, games: int, moves: int, display: Display,

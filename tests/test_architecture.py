@@ -206,3 +206,30 @@ def test_a_users_agents_module_breaks_nothing(shadow: str, tmp_path: Path) -> No
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Discrete(5)" in done.stdout
+
+
+# --- each package's front file ---------------------------------------------------------------
+
+
+FRONT_FILES = sorted(name for name, path in MODULES.items() if path.name == "__init__.py")
+
+
+@pytest.mark.parametrize("package", FRONT_FILES)
+def test_every_name_a_front_file_exports_is_there(package: str) -> None:
+    if package == "pacman.envs":
+        pytest.importorskip("gymnasium")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import importlib
+        module = importlib.import_module({package!r})
+        missing = [name for name in getattr(module, "__all__", ()) if not hasattr(module, name)]
+        assert not missing, missing
+        print(len(getattr(module, "__all__", ())))
+    """)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_main_front_files_export_a_grouped_api() -> None:
+    for package in ("pacman", "pacman.agents", "pacman.experiments", "pacman.grading",
+                    "pacman.replay", "pacman.errors"):
+        source = MODULES[package].read_text(encoding="utf-8")
+        assert "__all__ = [\n    # " in source, f"{package}: __all__ grouped by job, with comments"

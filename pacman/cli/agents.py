@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.errors import UsageError
 
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
 
-def add_parser(commands: Any) -> None:
+
+def add_parser(commands: Commands) -> None:
     """The `agents` subcommand."""
     agents = commands.add_parser(
         "agents", help="list the shipped agents, or the settings of one",

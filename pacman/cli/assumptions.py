@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.cli.options import positive_int
 from pacman.errors import UsageError
+
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
 
 #: `pacman.experiments.headline.LAYOUTS` and `EVALUATION`, for the help text.
 FAMILY = ("assumptions", "assumptions-chase", "assumptions-grid", "assumptions-two",
@@ -17,7 +20,7 @@ DEFAULT_EVALUATION = "stakes"
 FEW_GAMES = 20
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `assumptions` subcommand (its defaults are named here without importing the
     experiment, which would slow every command down; a test keeps them in step)."""
     assumptions = commands.add_parser(

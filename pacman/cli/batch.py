@@ -6,7 +6,7 @@ import argparse
 import itertools
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
@@ -18,10 +18,21 @@ from pacman.cli.options import (
 from pacman.cli.progress import LOG_EVERY, BatchProgress
 from pacman.errors import UsageError
 
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from pacman.cli.options import Commands
+    from pacman.experiments.config import GameConfig
+    from pacman.experiments.grid import Experiment, ResolvedConfig
+    from pacman.experiments.runner import BatchInterrupted
+    from pacman.task import AgentSpec, Setting
+
+T = TypeVar("T")
+
 DEFAULT_RESULTS = "results/pacman.db"
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `batch` subcommand."""
     batch = commands.add_parser(
         "batch", help="play a grid of configurations x N seeds in parallel into SQLite",
@@ -112,7 +123,7 @@ def _whole(option: str) -> Callable[[str], int]:
     return parse
 
 
-def interrupted(stop: Any, out: str) -> int:
+def interrupted(stop: BatchInterrupted, out: str) -> int:
     """What a batch stopped by Ctrl-C prints (one line: what is stored, how to resume), and
     its exit code 130; `stop` is the `BatchInterrupted`."""
     done = stop.result.already + stop.result.stored + stop.result.others
@@ -151,7 +162,7 @@ def _cut(text: str) -> str:
     return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
-def _settings_grid(text: str | None) -> list[dict[str, Any]]:
+def _settings_grid(text: str | None) -> list[dict[str, Setting]]:
     """`k=v,k=v` settings where a value `v1|v2` holds alternatives: one dict per combination."""
     settings = parse_settings(text)
     keys = list(settings)
@@ -162,7 +173,7 @@ def _settings_grid(text: str | None) -> list[dict[str, Any]]:
 
 
 def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str,
-                 agents_file: str | None) -> list[Any]:
+                 agents_file: str | None) -> list[AgentSpec]:
     """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets; with an agents
     file, a plain name of one of its classes names that class."""
     from pacman.agents.registry import resolve_name
@@ -181,7 +192,7 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
     return specs
 
 
-def _check_experiment(experiment: Any, path: str) -> None:
+def _check_experiment(experiment: Experiment, path: str) -> None:
     """UsageError, naming the file, for a number of an experiment file out of range."""
     for option, value in (("games", experiment.games), ("seed", experiment.seed),
                           ("max_moves", experiment.max_moves)):
@@ -198,7 +209,7 @@ def _check_experiment(experiment: Any, path: str) -> None:
                 raise UsageError(f"{path}: {option}: {error}") from None
 
 
-def _clamp_ghosts(configs: Sequence[Any]) -> list[Any]:
+def _clamp_ghosts(configs: Sequence[GameConfig]) -> list[GameConfig]:
     """The configurations with no more ghosts than their layout has, as `pacman play` does."""
     import dataclasses
 
@@ -216,7 +227,16 @@ def _clamp_ghosts(configs: Sequence[Any]) -> list[Any]:
     return clamped
 
 
-def _first(*values: Any) -> Any:
+@overload
+def _first(first: T | None, second: T | None, default: T, /) -> T: ...
+
+
+@overload
+def _first(*values: T | None) -> T | None: ...
+
+
+def _first(*values: T | None) -> T | None:
+    """The first of `values` that is not None (None if all are): an option, else its default."""
     return next((value for value in values if value is not None), None)
 
 
@@ -277,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
         return _dry_run(configs, games, seed, args.out)
     backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
 
-    def terminate(signum: int, frame: Any) -> None:
+    def terminate(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
 
     previous = signal.signal(signal.SIGTERM, terminate)
@@ -311,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dry_run(configs: Sequence[Any], games: int, seed: int, out: str) -> int:
+def _dry_run(configs: Sequence[ResolvedConfig], games: int, seed: int, out: str) -> int:
     from pathlib import Path
 
     from pacman.experiments.config import GameTask

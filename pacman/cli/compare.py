@@ -8,12 +8,21 @@ import math
 import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, resumable
 from pacman.cli.options import DEFAULT_MAX_MOVES, non_negative_float
 from pacman.cli.progress import LOG_EVERY, BatchProgress
 from pacman.errors import UsageError
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from pacman.cli.options import Commands
+    from pacman.experiments.compare import Comparison
+    from pacman.experiments.config import StoredGame
+    from pacman.experiments.grid import ResolvedConfig
+    from pacman.task import AgentSpec
 
 DEFAULT_RESULTS = "results/compare.db"
 DEFAULT_GAMES = 100
@@ -21,7 +30,17 @@ DEFAULT_STEP = 20
 DEFAULT_LAYOUT = "mediumClassic"
 
 
-def add_parser(commands: Any) -> None:
+class Sequential(TypedDict):
+    """How far a --sequential comparison went (the `sequential` of its JSON)."""
+
+    looks: int  # rounds planned
+    look: int  # the round it stopped at
+    games: int  # games per board played
+    level: float  # the level each test was held to
+    early: bool  # stopped before the last round
+
+
+def add_parser(commands: Commands) -> None:
     """The `compare` subcommand."""
     compare = commands.add_parser(
         "compare", help="compare two Pacman agents on paired games (McNemar, paired t)",
@@ -46,7 +65,8 @@ def add_parser(commands: Any) -> None:
                          help="significance level (default 0.05)")
 
 
-def add_board_options(parser: Any, games: int, out: str, games_help: str) -> None:
+def add_board_options(parser: argparse.ArgumentParser, games: int, out: str, games_help: str
+                      ) -> None:
     """Options `compare` and `tournament` share: boards, numbers, results file, output."""
     parser.add_argument("--agents", metavar="FILE.py", default=None,
                         help="a file of agent classes: agents may then name its classes")
@@ -87,7 +107,7 @@ def _alpha(text: str) -> float:
     return value
 
 
-def one_spec(text: str, role: str, agents_file: str | None) -> Any:
+def one_spec(text: str, role: str, agents_file: str | None) -> AgentSpec:
     """One agent spec from `NAME[@k=v,...]`; a UsageError for alternatives (`k=v1|v2`)."""
     specs = _agent_specs([text], None, role, agents_file)
     if len(specs) != 1:
@@ -95,7 +115,8 @@ def one_spec(text: str, role: str, agents_file: str | None) -> Any:
     return specs[0]
 
 
-def paired_configs(pacman: Any, ghost: Any, args: argparse.Namespace) -> list[Any]:
+def paired_configs(pacman: AgentSpec, ghost: AgentSpec, args: argparse.Namespace
+                   ) -> list[ResolvedConfig]:
     """`pacman` against `ghost` on every board of `-l` x `-k`, paired, resolved."""
     from pacman.experiments.config import GameConfig
     from pacman.experiments.grid import resolve_configs
@@ -111,7 +132,7 @@ def paired_configs(pacman: Any, ghost: Any, args: argparse.Namespace) -> list[An
 def batch_errors() -> Iterator[None]:
     """Batch and store errors as one line (UsageError); SIGTERM stops like Ctrl-C."""
 
-    def terminate(signum: int, frame: Any) -> None:
+    def terminate(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt  # `kill` stops the games like Ctrl-C: finished games stay
 
     previous = signal.signal(signal.SIGTERM, terminate)
@@ -121,7 +142,7 @@ def batch_errors() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def play(configs: Sequence[Any], games: int, args: argparse.Namespace) -> None:
+def play(configs: Sequence[ResolvedConfig], games: int, args: argparse.Namespace) -> None:
     """Play what the store lacks of `games` games of each configuration."""
     from pacman.experiments import run_batch
 
@@ -130,8 +151,8 @@ def play(configs: Sequence[Any], games: int, args: argparse.Namespace) -> None:
                   game_time_limit=args.game_time_limit, on_progress=progress)
 
 
-def stored_games(configs: Sequence[Any], games: int, args: argparse.Namespace
-                 ) -> dict[str, list[Any]]:
+def stored_games(configs: Sequence[ResolvedConfig], games: int, args: argparse.Namespace
+                 ) -> dict[str, list[StoredGame]]:
     """The stored games of each configuration (by key): this seed, this code version, the
     first `games` indices."""
     from pacman.experiments import stored_games as stored
@@ -174,8 +195,9 @@ def _run(args: argparse.Namespace) -> int:
                 [g for c in configs_b for g in found[c.config.key()]])
             if comparison.significant(level):
                 break
-    stopped = {"looks": looks, "look": look, "games": games, "level": level,
-               "early": games < args.games} if args.sequential else None
+    stopped: Sequential | None = {
+        "looks": looks, "look": look, "games": games, "level": level,
+        "early": games < args.games} if args.sequential else None
     line = verdict(comparison, level)
     if args.format == "json":
         print(json.dumps({
@@ -197,12 +219,12 @@ def _signed(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:+.{digits}f}"
 
 
-def _agent_label(resolved: Any) -> str:
+def _agent_label(resolved: ResolvedConfig) -> str:
     spec = resolved.config.pacman
     return " ".join(filter(None, [spec.name, spec.settings_text()]))
 
 
-def board_label(resolved: Any) -> str:
+def board_label(resolved: ResolvedConfig) -> str:
     """`smallClassic, 2 DirectionalGhost`: a board and its ghosts."""
     from pathlib import Path
 
@@ -212,8 +234,9 @@ def board_label(resolved: Any) -> str:
     return f"{layout}, {config.num_ghosts} {ghost}"
 
 
-def _markdown(args: argparse.Namespace, configs_a: Sequence[Any], configs_b: Sequence[Any],
-              c: Any, stopped: dict[str, Any] | None, line: str) -> str:
+def _markdown(args: argparse.Namespace, configs_a: Sequence[ResolvedConfig],
+              configs_b: Sequence[ResolvedConfig], c: Comparison, stopped: Sequential | None,
+              line: str) -> str:
     from pacman.experiments.compare import format_p
 
     boards = "; ".join(board_label(resolved) for resolved in configs_a)

@@ -14,19 +14,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pacman.cli.options import make_display, number_in, positive_int, seed_int
-from pacman.display.base import Display, GameRestart, MoveInfo
+from pacman.display.protocol import Display, GameRestart, MoveInfo
 from pacman.errors import UsageError
 from pacman.record import GameRecord, Outcome
 
 if TYPE_CHECKING:
-    from pacman.demos.base import Demo, Verdict
+    from pacman.cli.options import Commands
+    from pacman.demos.demo import Demo, Finding
     from pacman.state import GameState
 
 #: Most games per matchup `--games` accepts: far beyond any sensible demo.
 MAX_GAMES = 100_000
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `demo` subcommand."""
     demo = commands.add_parser(
         "demo", help="the lecture demos on adversarial search (list, watch, or measure)",
@@ -85,7 +86,7 @@ def format_list(demos: Sequence[Demo]) -> str:
 
 def _measure(demo: Demo, args: argparse.Namespace) -> int:
     """Play the games headless, print a table per matchup and the verdict."""
-    from pacman.demos.runner import format_summary, play_demo, summaries
+    from pacman.demos.measure import format_summary, play_demo, summaries
 
     games = args.games or demo.games
     show = sys.stderr.isatty()
@@ -115,7 +116,7 @@ def _seeds(seed: int, games: int) -> str:
     return str(seed) if games == 1 else f"{seed}-{seed + games - 1}"
 
 
-def format_verdict(verdict: Verdict) -> str:
+def format_verdict(verdict: Finding) -> str:
     """`Verdict: the demo's point holds. <numbers>` (or does not hold)."""
     head = "the demo's point holds" if verdict.holds else "the demo's point does NOT hold"
     return f"Verdict: {head}. {verdict.text}"
@@ -147,7 +148,7 @@ class TitledDisplay:
 
 def _show(demo: Demo, args: argparse.Namespace) -> int:
     """Play the matchups one after the other in the window (or as text), then judge them."""
-    from pacman.demos.base import play_matchup
+    from pacman.demos.demo import play_matchup
 
     games = args.games or 1
     args.num_games = len(demo.matchups) * games  # several games: the end screen waits 1 s

@@ -12,10 +12,20 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
 
 from pacman.cli.options import positive_int
 from pacman.errors import UsageError
+
+if TYPE_CHECKING:
+    from pacman.agents.search_core import ActionGenerator, ChanceModel, SearchState, SearchTrace
+    from pacman.cli.options import Commands
+    from pacman.grading.cases.parser import TreeCase
+    from pacman.grading.reference.tree import TreeState
+    from pacman.state import GameState
+
+#: the kind of state a problem searches: a game's `GameState`, or a tree case's `TreeState`
+State = TypeVar("State", bound="SearchState")
 
 DESCRIPTION = """\
 Show the tree a search explores, node by node: each node's value, the alpha-beta window it was
@@ -45,7 +55,7 @@ DEFAULT_MAX_NODES = 5000
 DEFAULT_MAX_SHOWN = 120
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `explain` subcommand."""
     explain = commands.add_parser(
         "explain", help="show the search tree behind a move: a tree test case, a replay's "
@@ -88,22 +98,26 @@ def add_parser(commands: Any) -> None:
 
 
 @dataclass
-class Problem:
+class Problem(Generic[State]):
     """A position to search and how: what every source comes down to."""
 
     title: str
-    root: Callable[[], Any]  # a fresh root state (a tree case's counts its own run)
+    root: Callable[[], State]  # a fresh root state (a tree case's counts its own run)
     method: str
     depth: int
-    evaluate: Callable[[Any], float]
-    actions: Any = None
-    chance: Any = None
-    label: Callable[[Any], str] | None = None
+    evaluate: Callable[[State], float]
+    actions: ActionGenerator | None = None
+    chance: ChanceModel | None = None
+    label: Callable[[State], str] | None = None
     context: list[str] = field(default_factory=list)
 
 
-def search(problem: Problem, method: str, max_nodes: int) -> Any:
-    """Run `method` on the problem with a trace; a search that cannot run is a UsageError."""
+#: what a source comes down to: a position of a game, or a tree case's tree
+Explainable: TypeAlias = "Problem[GameState] | Problem[TreeState]"
+
+
+def search(problem: Explainable, method: str, max_nodes: int) -> SearchTrace:
+    """The tree `method` searches on the problem; a search that cannot run is a UsageError."""
     from pacman.agents.trace import traced_search
     from pacman.grading.reference.tree import TreeError
 
@@ -115,7 +129,7 @@ def search(problem: Problem, method: str, max_nodes: int) -> Any:
     except (TreeError, ValueError) as error:
         raise UsageError(f"{problem.title}: the search cannot run: {error}") from None
     assert decision.trace is not None
-    return decision
+    return decision.trace
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,21 +140,21 @@ def run(args: argparse.Namespace) -> int:
     problem, case = _problem(args)
     if args.agents is not None and case is None:
         raise UsageError("--agents needs a tree case (CASE.test)")
-    decision = search(problem, problem.method, args.max_nodes)
+    trace = search(problem, problem.method, args.max_nodes)
     student = None
     if args.agents is not None and case is not None:
         from pacman.grading.compare import compare_student
 
         student = compare_student(case, args.agents)
     methods = list(_METHOD_CHOICES)
-    traces = {problem.method: decision.trace}
+    traces = {problem.method: trace}
     if args.compare or args.html:
         for method in methods:
             if method not in traces:
-                traces[method] = search(problem, method, args.max_nodes).trace
+                traces[method] = search(problem, method, args.max_nodes)
     for line in problem.context:
         print(line)
-    print(format_tree(decision.trace, student.notes if student else {}))
+    print(format_tree(trace, student.notes if student else {}))
     if args.compare:
         print("compared on the same tree:")
         for method in methods:
@@ -164,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         from pacman.web.tree_page import render_svg
 
-        _write(args.svg, render_svg(decision.trace.to_json(), max_shown=args.max_shown,
+        _write(args.svg, render_svg(trace.to_json(), max_shown=args.max_shown,
                                     title=f"{problem.title}: {_TITLES[problem.method]}"))
         print(f"wrote {args.svg}")
     return 0 if student is None or student.passed else 1
@@ -180,7 +194,7 @@ def _write(path: str, text: str) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def _problem(args: argparse.Namespace) -> tuple[Problem, Any]:
+def _problem(args: argparse.Namespace) -> tuple[Explainable, TreeCase | None]:
     """The problem of the command line, and the tree case if it is one."""
     given = [name for name, value in (("a file", args.source), ("--layout", args.layout))
              if value is not None]
@@ -207,7 +221,7 @@ def _problem(args: argparse.Namespace) -> tuple[Problem, Any]:
     return _case_problem(args.source, case), case
 
 
-def _case_problem(path: str, case: Any) -> Problem:
+def _case_problem(path: str, case: TreeCase) -> Problem[TreeState]:
     from pacman.grading.reference.tree import TreeRun, tree_evaluation
 
     method = _METHODS.get(case.alg)
@@ -218,11 +232,11 @@ def _case_problem(path: str, case: Any) -> Problem:
                    _tree_evaluation(tree_evaluation), label=lambda state: str(state.node))
 
 
-def _tree_evaluation(evaluate: Callable[[Any], float]) -> Callable[[Any], float]:
+def _tree_evaluation(evaluate: Callable[[TreeState], float]) -> Callable[[TreeState], float]:
     """The tree's evaluation, whose mistakes (a node without a value) are usage errors."""
     from pacman.grading.reference.tree import TreeError
 
-    def checked(state: Any) -> float:
+    def checked(state: TreeState) -> float:
         try:
             return evaluate(state)
         except TreeError as error:
@@ -230,7 +244,7 @@ def _tree_evaluation(evaluate: Callable[[Any], float]) -> Callable[[Any], float]
     return checked
 
 
-def _position_problem(args: argparse.Namespace) -> Problem:
+def _position_problem(args: argparse.Namespace) -> Problem[GameState]:
     from pacman import GameState
     from pacman.errors import LayoutError
     from pacman.layout import load_layout
@@ -252,7 +266,7 @@ def _position_problem(args: argparse.Namespace) -> Problem:
                             f"evaluation {evaluation}"])
 
 
-def _evaluation(name: str) -> Callable[[Any], float]:
+def _evaluation(name: str) -> Callable[[GameState], float]:
     from pacman.agents.evaluation import resolve_evaluation
     from pacman.agents.pacman_agents import score_evaluation
 
@@ -263,7 +277,7 @@ def _evaluation(name: str) -> Callable[[Any], float]:
     except (ValueError, ImportError, AttributeError) as error:
         raise UsageError(f"--evaluation {name}: {error}") from None
 
-    def checked(state: Any) -> float:
+    def checked(state: GameState) -> float:
         try:
             value = function(state)
         except Exception as error:  # the user's function: its failure is a usage error
@@ -276,7 +290,7 @@ def _evaluation(name: str) -> Callable[[Any], float]:
     return checked
 
 
-def _replay_problem(args: argparse.Namespace) -> Problem:
+def _replay_problem(args: argparse.Namespace) -> Problem[GameState]:
     from pacman.replay import load_replay, replay_states
 
     path = args.source

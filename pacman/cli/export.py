@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.errors import UsageError
 
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
 
-def add_parser(commands: Any) -> None:
+
+def add_parser(commands: Commands) -> None:
     """The `export` subcommand."""
     export = commands.add_parser(
         "export", help="write a results file's games as CSV, JSON Lines or Parquet",

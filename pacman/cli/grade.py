@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pacman.cli.options import non_negative_int, positive_float, positive_int
 from pacman.errors import PacmanError, UsageError
 
 if TYPE_CHECKING:  # the grader is imported when a command grades, not to build the parser
+    from pacman.cli.options import Commands
     from pacman.grading.cases.suite import Suite
     from pacman.grading.reports.results import SubmissionReport, TestResult
     from pacman.grading.running.isolated import HardLimits
@@ -30,7 +31,7 @@ this project's own cases (no points) fails, or with --strict when a point is los
 grader could not run (a usage error, no tests)."""
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `grade` subcommand."""
     grade = commands.add_parser(
         "grade", help="grade agents with autograder test cases (classic CS188 suites too)",

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.layout import list_layouts
 
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
 
-def add_parser(commands: Any) -> None:
+
+def add_parser(commands: Commands) -> None:
     """The `layouts` subcommand."""
     commands.add_parser("layouts", help="list the shipped layouts")
 

@@ -5,18 +5,22 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
 
 from pacman import settings
-from pacman.display.base import Display, NullDisplay
 from pacman.errors import UsageError
+
+if TYPE_CHECKING:
+    from pacman.display.protocol import Display
+    from pacman.task import Setting
 
 #: Pacman moves after which a game of `play` or `batch` is `capped` unless the user lifts the
 #: cap (0): games that cannot end (a Pacman that only stops, ghosts that never catch it) end.
 DEFAULT_MAX_MOVES = 3000
 
 
-def parse_settings(text: str | None) -> dict[str, Any]:
+def parse_settings(text: str | None) -> dict[str, Setting]:
     """`k=v,k=v` as typed settings (see `pacman.settings`); a mistake is a UsageError."""
     try:
         return settings.parse_settings(text)
@@ -27,11 +31,21 @@ def parse_settings(text: str | None) -> dict[str, Any]:
 typed = settings.typed
 
 
-def number_in(low: float, high: float, kind: type = float, *, low_open: bool = False
-              ) -> Any:
+@overload
+def number_in(low: float, high: float, kind: type[int], *, low_open: bool = False
+              ) -> Callable[[str], int]: ...
+
+
+@overload
+def number_in(low: float, high: float, kind: type[float] = float, *, low_open: bool = False
+              ) -> Callable[[str], float]: ...
+
+
+def number_in(low: float, high: float, kind: type[float] = float, *, low_open: bool = False
+              ) -> Callable[[str], float]:
     """An argparse type: a finite number of `kind` in [low, high] (`low_open`: above low)."""
 
-    def parse(text: str) -> Any:
+    def parse(text: str) -> float:
         try:
             value = kind(text)
         except (ValueError, OverflowError):
@@ -59,8 +73,13 @@ seed_int = number_in(0, 2**63 - 1, int)
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2."""
 
-    def error(self, message: str) -> Any:  # one line, exit code 2, no usage dump
+    def error(self, message: str) -> NoReturn:  # one line, exit code 2, no usage dump
         raise UsageError(message)
+
+
+#: What each command's `add_parser(commands)` is given: the subcommands of the `pacman` parser
+#: (`add_subparsers(parser_class=Parser)`); a string, as argparse's class is not generic when run.
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -100,6 +119,8 @@ def check_output_paths(args: argparse.Namespace) -> None:
 def make_display(args: argparse.Namespace) -> Display:
     """The display the flags ask for: none (-q), text (-t), else the window (text if none)."""
     if args.quiet:
+        from pacman.display.protocol import NullDisplay
+
         return NullDisplay()
     from pacman.display.text import TextDisplay
     if args.text:

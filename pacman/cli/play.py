@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
@@ -22,13 +21,18 @@ from pacman.cli.options import (
     seed_int,
     with_export,
 )
-from pacman.display.base import GameRestart, NullDisplay
+from pacman.display.protocol import GameRestart, NullDisplay
 from pacman.errors import UsageError
 from pacman.layout import check_playable, ghosts_in_play, load_layout
 from pacman.record import GameRecord, Outcome
 
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
+    from pacman.game import Agent
+    from pacman.layout import Layout
 
-def add_parser(commands: Any) -> None:
+
+def add_parser(commands: Commands) -> None:
     """The `play` subcommand and its flags."""
     play = commands.add_parser(
         "play", help="play games (window, text or headless)",
@@ -110,8 +114,8 @@ def shadowing_file(resolved: str, given: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
-    from pacman.agents.registry import accepts_setting, agent_class, make_agent, resolve_name
-    from pacman.game import run_game
+    from pacman.agents.registry import accepts_setting, agent_class, resolve_name
+    from pacman.hosting.local import build_agents, play_built
     from pacman.task import AgentSpec, GameSpec
 
     check_output_paths(args)
@@ -136,14 +140,21 @@ def run(args: argparse.Namespace) -> int:
     check_playable(layout, num_ghosts)
     base_seed = 0 if args.fix_seed else args.seed
     if base_seed is None:
-        base_seed = secrets.randbelow(2**31)
+        base_seed = int.from_bytes(os.urandom(4), "big") >> 1  # 31 bits, as --seed takes
     if args.record and args.num_games > 1:
         raise UsageError("--record saves one game; use --record-dir DIR with -n")
+    pacman_spec = AgentSpec.of(pacman_name, pacman_settings)
+    ghost_spec = AgentSpec.of(ghost_name, ghost_settings)
+
+    def game_of(seed: int) -> GameSpec:
+        """Game `seed` of this command, as the one game description every host plays."""
+        return GameSpec.of(layout, pacman_spec, ghost_spec, num_ghosts, seed,
+                           max_moves=args.max_moves or None,
+                           move_time_limit=args.move_time_limit,
+                           game_time_limit=args.game_time_limit)
+
     # build the agents once before playing: a bad name or setting is one line, before anything
-    built: tuple[Any, list[Any]] | None = (
-        make_agent(pacman_name, "pacman", pacman_settings, index=0),
-        [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
-         for i in range(num_ghosts)])
+    built: tuple[Agent, list[Agent]] | None = build_agents(game_of(0))
     for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
         shadow = shadowing_file(name, given)
         if shadow:
@@ -166,7 +177,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("the keyboard agent needs the window, which could not be opened")
     display = with_export(display, args)
     records: list[GameRecord] = []
-    max_moves = args.max_moves or None
     # With a time limit the agents play in a child process that can be stopped (the keyboard
     # agent needs this process's window: it keeps the in-process limits)
     watched = None
@@ -179,26 +189,16 @@ def run(args: argparse.Namespace) -> int:
         while game < args.num_games:
             seed = base_seed if args.fix_seed else base_seed + game
             try:
+                spec = game_of(seed)
                 if watched is not None:
-                    spec = GameSpec.of(layout, AgentSpec.of(pacman_name, pacman_settings),
-                                       AgentSpec.of(ghost_name, ghost_settings), num_ghosts,
-                                       seed, max_moves=max_moves,
-                                       move_time_limit=args.move_time_limit,
-                                       game_time_limit=args.game_time_limit)
                     record = watched.play(spec, display)
                 else:
-                    if built is not None:  # the first game plays the agents built above
-                        pacman, ghosts = built
-                        built = None
-                    else:
-                        pacman = make_agent(pacman_name, "pacman", pacman_settings, index=0)
-                        ghosts = [make_agent(ghost_name, "ghost", ghost_settings, index=i + 1)
-                                  for i in range(num_ghosts)]
+                    # the first game plays the agents built above, each next one fresh ones
+                    pacman, ghosts = built if built is not None else build_agents(spec)
+                    built = None
                     if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
                         pacman.attach(display)
-                    record = run_game(layout, pacman, ghosts, seed=seed, max_moves=max_moves,
-                                      move_time_limit=args.move_time_limit,
-                                      game_time_limit=args.game_time_limit, display=display)
+                    record = play_built(spec, pacman, ghosts, display=display)
             except GameRestart:
                 continue
             records.append(record)
@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _save_replays(args: argparse.Namespace, record: GameRecord, layout: Any,
+def _save_replays(args: argparse.Namespace, record: GameRecord, layout: Layout,
                   num_ghosts: int, index: int) -> None:
     if not args.record and not args.record_dir:
         return

@@ -9,9 +9,11 @@ from __future__ import annotations
 import sys
 import time
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tqdm import tqdm
+
     from pacman.experiments.runner import Progress
 
 LOG_EVERY = 30.0  # seconds between two progress lines when stderr is not a terminal
@@ -30,7 +32,7 @@ class BatchProgress:
         self.stream = stream if stream is not None else sys.stderr
         self.terminal = self.stream.isatty() if terminal is None else terminal
         self.every = every
-        self._bar: Any = None
+        self._bar: tqdm | None = None  # the bar, once drawn (tqdm has no type hints)
         self._last_line = time.monotonic()
 
     def __call__(self, progress: Progress) -> None:

@@ -11,7 +11,7 @@ up (every difference is listed), 2 a file that cannot be read as a replay (one l
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pacman.cli.options import (
     add_output_options,
@@ -21,15 +21,16 @@ from pacman.cli.options import (
     number_in,
     with_export,
 )
-from pacman.display.base import GameRestart
+from pacman.display.protocol import GameRestart
 from pacman.errors import UsageError
 from pacman.record import GameRecord, Outcome
 
 if TYPE_CHECKING:
+    from pacman.cli.options import Commands
     from pacman.replay import Replay, Verdict
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `replay` subcommand."""
     replay = commands.add_parser(
         "replay", help="re-simulate a recorded game and check it",

@@ -5,14 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.errors import UsageError
+
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
+    from pacman.experiments.config import StoredGame
+    from pacman.experiments.table import TableRow
+    from pacman.task import Setting
 
 TABLE_COLUMNS = "agent,depth,evaluation,ghost,num_ghosts,layout"
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `table` and `plot` subcommands."""
     table = commands.add_parser("table", help="win-rate table of a results file")
     table.add_argument("results", metavar="RESULTS.db", help="a file written by pacman batch")
@@ -32,7 +38,7 @@ def add_parser(commands: Any) -> None:
     _code_option(plot)
 
 
-def _code_option(command: Any) -> None:
+def _code_option(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--code", default="latest", metavar="VERSION",
         help="which code versions' games to count: latest (default: for each configuration, "
@@ -41,7 +47,7 @@ def _code_option(command: Any) -> None:
              "versions were kept)")
 
 
-def _games(args: argparse.Namespace) -> list[Any]:
+def _games(args: argparse.Namespace) -> list[StoredGame]:
     """The stored games of the code versions asked for; says on stderr what it left out."""
     from pacman.experiments.store import open_results
     from pacman.experiments.table import select_code
@@ -54,7 +60,7 @@ def _games(args: argparse.Namespace) -> list[Any]:
     return games
 
 
-def _columns(text: str | None, games: Any) -> tuple[list[str], bool]:
+def _columns(text: str | None, games: Sequence[StoredGame]) -> tuple[list[str], bool]:
     """The --by columns, and whether they were given (else the default, shown compactly)."""
     if text is None:
         from pacman.experiments.table import default_columns
@@ -94,7 +100,8 @@ def run_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def _row_dict(row: Any) -> dict[str, Any]:
+def _row_dict(row: TableRow) -> dict[str, Setting]:
+    """The row as one flat dict: its group's values, then its numbers (JSON and CSV)."""
     import dataclasses
 
     data = dict(row.group)
@@ -102,7 +109,7 @@ def _row_dict(row: Any) -> dict[str, Any]:
     return data
 
 
-def _markdown(rows: Sequence[Any], hidden: set[str]) -> str:
+def _markdown(rows: Sequence[TableRow], hidden: set[str]) -> str:
     def number(value: float | None, digits: int = 1) -> str:
         return "–" if value is None else f"{value:,.{digits}f}"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from pacman.cli.batch import resumable
 from pacman.cli.compare import (
@@ -20,13 +20,34 @@ from pacman.cli.compare import (
 )
 from pacman.errors import UsageError
 
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
+    from pacman.experiments.config import StoredGame
+    from pacman.experiments.grid import ResolvedConfig
+    from pacman.experiments.ratings import MatchRecord, Rating
+
 DEFAULT_RESULTS = "results/tournament.db"
 DEFAULT_GAMES = 20
 DEFAULT_RESAMPLES = 1000
 PRIOR = 0.5  # wins added to each side of every pair of agents that met (see ratings)
 
 
-def add_parser(commands: Any) -> None:
+class Entry(TypedDict):
+    """One agent's line of a ratings table (an entry of the JSON's `ratings`)."""
+
+    agent: str
+    rating: float
+    low: float
+    high: float
+    pairs_won: float
+    pairs: int
+    games: int
+    pacman_wins: int
+    pacman_losses: int
+    average_score: float | None
+
+
+def add_parser(commands: Commands) -> None:
     """The `tournament` subcommand."""
     tournament = commands.add_parser(
         "tournament", help="rank Pacman and ghost agents by Bradley-Terry ratings",
@@ -106,13 +127,14 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _board(resolved: Any) -> str:
+def _board(resolved: ResolvedConfig) -> str:
     """`smallClassic, 2 ghosts`: a board (its ghost agent left out)."""
     count = resolved.config.num_ghosts
     return board_label(resolved).split(",")[0] + f", {count} ghost{'s' if count != 1 else ''}"
 
 
-def _check_distinct(configs: Sequence[Sequence[Any]], texts: Sequence[str], role: str) -> None:
+def _check_distinct(configs: Sequence[Sequence[ResolvedConfig]], texts: Sequence[str],
+                    role: str) -> None:
     seen: dict[str, str] = {}
     for cell, text in zip(configs, texts):
         key = cell[0].config.key()
@@ -122,7 +144,7 @@ def _check_distinct(configs: Sequence[Sequence[Any]], texts: Sequence[str], role
         seen[key] = text
 
 
-def _records(games: list[list[list[Any]]], ghost_side: bool) -> list[Any]:
+def _records(games: list[list[list[StoredGame]]], ghost_side: bool) -> list[MatchRecord]:
     """One `MatchRecord` per (board, game index): the pairwise results of the Pacman agents
     (meeting on the same ghost agent) or of the ghost agents (on the same Pacman agent)."""
     from pacman.experiments.ratings import MatchRecord, pairwise_wins
@@ -138,7 +160,7 @@ def _records(games: list[list[list[Any]]], ghost_side: bool) -> list[Any]:
                     key = (game.config.seed_key(), game.index, opponent)
                     scores.setdefault(key, {})[entrant] = (-game.score if ghost_side
                                                            else float(game.score))
-    records: dict[tuple[str, int], Any] = {}
+    records: dict[tuple[str, int], MatchRecord] = {}
     for (board, index, _), meeting in scores.items():
         wins = pairwise_wins(meeting, entrants)
         if (board, index) in records:
@@ -147,13 +169,14 @@ def _records(games: list[list[list[Any]]], ghost_side: bool) -> list[Any]:
     return [record for record in records.values() if record.wins.sum() > 0]
 
 
-def _own_games(games: list[list[list[Any]]], entrant: int, side: str) -> list[Any]:
+def _own_games(games: list[list[list[StoredGame]]], entrant: int, side: str
+               ) -> list[StoredGame]:
     if side == "pacman":
         return [g for cell in games[entrant] for g in cell]
     return [g for row in games for g in row[entrant]]
 
 
-def _entry(rating: Any, own: Sequence[Any]) -> dict[str, Any]:
+def _entry(rating: Rating, own: Sequence[StoredGame]) -> Entry:
     from pacman.record import Outcome
 
     won = Outcome.WIN
@@ -167,7 +190,7 @@ def _entry(rating: Any, own: Sequence[Any]) -> dict[str, Any]:
 
 
 def _markdown(args: argparse.Namespace, pacman: Sequence[str], ghosts: Sequence[str],
-              boards: Sequence[str], tables: dict[str, list[dict[str, Any]]]) -> str:
+              boards: Sequence[str], tables: dict[str, list[Entry]]) -> str:
     lines = [f"{len(pacman)} Pacman x {len(ghosts)} ghost agents x {len(boards)} board"
              f"{'s' if len(boards) != 1 else ''} ({'; '.join(boards)}), {args.games} games "
              f"per cell, paired seeds (batch seed {args.seed}), results in {args.out}",

@@ -13,10 +13,13 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pacman.cli.options import non_negative_float, number_in, positive_int, seed_int
 from pacman.errors import UsageError
+
+if TYPE_CHECKING:
+    from pacman.cli.options import Commands
 
 DEFAULT_RESULTS = "results/tune.db"
 DEFAULT_OUT = "weights.json"
@@ -40,7 +43,7 @@ def _features(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     """The `tune` subcommand."""
     tune = commands.add_parser(
         "tune", help="learn evaluation weights from games (Texel fitting or SPSA) and report "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from pacman.demos.base import Demo
+from pacman.demos.demo import Demo
 from pacman.errors import UnknownDemo
 
 __all__ = ["MODULES", "UnknownDemo", "all_demos", "find_demo"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord
 from pacman.task import AgentSpec
 
@@ -59,12 +59,12 @@ def ghost_spread(matchup: Matchup, records: Sequence[GameRecord]) -> float:
     return sum(distances) / len(distances) if distances else 0.0
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """Team ghosts catch Pacman in most games; independent ones and a lone one far less."""
     team, independent, alone = (summarize(results.get(label, ()))
                                 for label in (TEAM_LABEL, INDEPENDENT_LABEL, ALONE_LABEL))
     if not (team.games and independent.games and alone.games):
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     rate = catches(team) / team.games
     holds = (rate >= TEAM_CATCH_RATE
              and catches(independent) / independent.games <= OTHERS_SHARE * rate
@@ -80,7 +80,7 @@ def judge(results: Results) -> Verdict:
     else:
         text += (f"The claim needs the team to catch Pacman in at least {TEAM_CATCH_RATE:.0%} "
                  f"of its games and the others in at most half as many.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

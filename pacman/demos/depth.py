@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import (
+from pacman.demos.demo import (
     Demo,
+    Finding,
     Matchup,
     Results,
     Summary,
-    Verdict,
     game_states,
     reversals,
     summarize,
@@ -70,12 +70,12 @@ def _numbers(matchup: Matchup, summary: Summary, records: Sequence[GameRecord]) 
             f"layout's dots eaten per game, {turned:.0%} of its moves undoing the one before")
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """Depth 2 rarely wins (it dithers, then is caught); depth 10 nearly always wins."""
     shallow_games = results.get(SHALLOW.label, ())
     deep_games = results.get(DEEP.label, ())
     if not shallow_games or not deep_games:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     shallow, deep = summarize(shallow_games), summarize(deep_games)
     holds = (shallow.wins <= SHALLOW_MAX_WIN_RATE * shallow.games
              and deep.wins >= DEEP_MIN_WIN_RATE * deep.games)
@@ -88,7 +88,7 @@ def judge(results: Results) -> Verdict:
     else:
         text += (f"The claim needs depth 2 to win at most {SHALLOW_MAX_WIN_RATE:.0%} of its "
                  f"games and depth 10 at least {DEEP_MIN_WIN_RATE:.0%}.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, summarize
 from pacman.record import GameRecord
 from pacman.task import AgentSpec, Setting
 
@@ -50,13 +50,13 @@ def _numbers(matchup: Matchup, summary: Summary, records: Sequence[GameRecord]) 
             f"{summary.interval_text()}; {summary.outcomes_text()}), {moves:.1f} moves a game")
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """The full search goes down through the gap and wins; the pruned one runs into the dead
     end and is caught."""
     full_games = results.get(FULL.label, ())
     pruned_games = results.get(PRUNED.label, ())
     if not full_games or not pruned_games:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     full, pruned = summarize(full_games), summarize(pruned_games)
     holds = (full.wins >= FULL_MIN_WIN_RATE * full.games
              and pruned.wins <= PRUNED_MAX_WIN_RATE * pruned.games)
@@ -69,7 +69,7 @@ def judge(results: Results) -> Verdict:
     else:
         text += (f"The claim needs the full search to win at least {FULL_MIN_WIN_RATE:.0%} "
                  f"and the pruned one at most {PRUNED_MAX_WIN_RATE:.0%}.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord, Outcome
 from pacman.task import AgentSpec, Setting
 
@@ -65,12 +65,12 @@ def _numbers(matchup: Matchup, summary: Summary, records: Sequence[GameRecord]) 
             f"{caught} time{'' if caught == 1 else 's'}")
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """The plain search is caught in the dead end; with quiescence Pacman keeps out of it."""
     plain_games = results.get(PLAIN.label, ())
     quiet_games = results.get(QUIET.label, ())
     if not plain_games or not quiet_games:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     plain, quiet = summarize(plain_games), summarize(quiet_games)
     plain_rate, quiet_rate = plain.wins / plain.games, quiet.wins / quiet.games
     holds = (plain_rate <= PLAIN_MAX_WIN_RATE and quiet_rate >= QUIET_MIN_WIN_RATE
@@ -84,7 +84,7 @@ def judge(results: Results) -> Verdict:
         text += (f"The claim needs the plain search to win at most {PLAIN_MAX_WIN_RATE:.0%}, "
                  f"the quiescent one at least {QUIET_MIN_WIN_RATE:.0%} and "
                  f"{MIN_GAIN:.0%} more.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord, Outcome
 from pacman.task import AgentSpec, Setting
 
@@ -65,12 +65,12 @@ def describe(summary: Summary, nodes: float) -> str:
             f"{summary.mean_score:.0f}, {summary.mean_moves:.0f} moves, {nodes:,.0f} nodes a move")
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """Informed expectimax beats minimax and uniform expectimax in wins and mean score."""
     records = {label: results.get(label, ()) for label, _ in PACMEN}
     summaries = {label: summarize(games) for label, games in records.items()}
     if not all(s.games for s in summaries.values()):
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     informed = summaries[INFORMED_LABEL]
     others = [summaries[MINIMAX_LABEL], summaries[UNIFORM_LABEL]]
     holds = all(informed.wins / informed.games - other.wins / other.games >= WIN_RATE_GAP
@@ -89,7 +89,7 @@ def judge(results: Results) -> Verdict:
     else:
         text += (f"The claim needs informed expectimax to win at least {WIN_RATE_GAP:.0%} of "
                  "the games more than each of the others, with the best mean score.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

@@ -20,7 +20,7 @@ and it tries its luck. Against random ghosts that gamble wins about half the tim
 
 from __future__ import annotations
 
-from pacman.demos.base import Demo, Matchup, Results, Verdict, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, summarize
 from pacman.task import AgentSpec
 
 LAYOUT = "trappedClassic"
@@ -35,12 +35,12 @@ MINIMAX_MAX_MOVES = 3
 EXPECTIMAX_WIN_RATE = (0.25, 0.75)
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """Minimax always loses at once; expectimax wins about half of its games."""
     minimax_games = results.get(MINIMAX.label, ())
     expectimax_games = results.get(EXPECTIMAX.label, ())
     if not minimax_games or not expectimax_games:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     minimax, expectimax = summarize(minimax_games), summarize(expectimax_games)
     longest = max(record.pacman_moves for record in minimax_games)
     wins = [record for record in expectimax_games if record.won]
@@ -60,7 +60,7 @@ def judge(results: Results) -> Verdict:
         text += (f"The claim needs minimax to win no game and to die within "
                  f"{_moves(MINIMAX_MAX_MOVES)}, and expectimax's win rate to be about half "
                  f"(its 95% interval reaching into {low:.0%}-{high:.0%}).")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 def _moves(count: int) -> str:

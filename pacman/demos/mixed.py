@@ -34,7 +34,7 @@ expectiminimax gets both ghosts right, eats B first and A last, and wins most ga
 
 from __future__ import annotations
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, summarize
 from pacman.task import AgentSpec, Setting
 
 LAYOUT = "mixedGhosts"
@@ -59,11 +59,11 @@ def _line(label: str, summary: Summary) -> str:
             f"{summary.mean_moves:.1f} moves)")
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """Expectiminimax wins most games, clearly more than minimax and expectimax."""
     games = [results.get(m.label, ()) for m in (EXPECTIMINIMAX, MINIMAX, EXPECTIMAX)]
     if not all(games):
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     mixed, minimax, expectimax = (summarize(g) for g in games)
 
     def rate(summary: Summary) -> float:
@@ -85,7 +85,7 @@ def judge(results: Results) -> Verdict:
         text += (f"The claim needs expectiminimax to win at least {MIN_WIN_RATE:.0%} of its "
                  f"games, at least {MIN_MARGIN:.0%} more than minimax and than expectimax, "
                  "and a higher mean score than both.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

@@ -31,12 +31,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from pacman.demos.base import (
+from pacman.demos.demo import (
     Demo,
+    Finding,
     Matchup,
     Results,
     Summary,
-    Verdict,
     game_states,
     reversals,
     summarize,
@@ -90,11 +90,11 @@ def _numbers(label: str, matchup: Matchup, summary: Summary, dither: Sequence[in
             f"most {max(dither)}), and {turned:.0%} of its moves undid the one before")
 
 
-def judge_thrashing(results: Results) -> Verdict:
+def judge_thrashing(results: Results) -> Finding:
     """The score-only Pacman dithers beside the dots in (nearly) every game."""
     records = results.get(SCORE_ONLY.label, ())
     if not records:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     summary = summarize(records)
     dither, turned = _behaviour(SCORE_ONLY, records)
     dithered = sum(count >= THRASH_MIN_DITHER for count in dither)
@@ -107,14 +107,14 @@ def judge_thrashing(results: Results) -> Verdict:
     else:
         text += (f"It dithered {THRASH_MIN_DITHER} moves or more in only {dithered}/"
                  f"{len(records)} games; the claim needs {THRASH_MIN_SHARE:.0%} of them.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
-def judge_fixed(results: Results) -> Verdict:
+def judge_fixed(results: Results) -> Finding:
     """With the `food` evaluation Pacman eats what is beside it, and wins."""
     records = results.get(FIXED.label, ())
     if not records:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     summary = summarize(records)
     dither, turned = _behaviour(FIXED, records)
     holds = (sum(dither) <= FIXED_MAX_DITHER * len(dither)
@@ -128,7 +128,7 @@ def judge_fixed(results: Results) -> Verdict:
     else:
         text += (f"The claim needs at most {FIXED_MAX_DITHER:.0f} such move per game and at "
                  f"least {FIXED_MIN_WIN_RATE:.0%} of the games won.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, Verdict, game_states, summarize
+from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord, Outcome
 from pacman.task import AgentSpec
 
@@ -92,12 +92,12 @@ def _line(label: str, matchup: Matchup, records: Sequence[GameRecord],
             f"ghosts were {mean_ghost_gap(matchup, records):.1f} cells apart on average)")
 
 
-def judge(results: Results) -> Verdict:
+def judge(results: Results) -> Finding:
     """Cooperative ghosts catch Pacman in most games, competitive ones in few."""
     together = results.get(COOPERATIVE.label, ())
     apart = results.get(COMPETITIVE.label, ())
     if not together or not apart:
-        return Verdict(False, "no games played")
+        return Finding(False, "no games played")
     together_rate = catches(together) / len(together)
     apart_rate = catches(apart) / len(apart)
     holds = (together_rate >= MIN_COOPERATIVE_CATCHES
@@ -112,7 +112,7 @@ def judge(results: Results) -> Verdict:
         text += (f"The claim needs cooperative ghosts to catch Pacman in at least "
                  f"{MIN_COOPERATIVE_CATCHES:.0%} of the games and competitive ones in at most "
                  f"{MAX_COMPETITIVE_CATCHES:.0%}.")
-    return Verdict(holds, text)
+    return Finding(holds, text)
 
 
 DEMOS: tuple[Demo, ...] = (

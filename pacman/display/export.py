@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pacman.display.base import Display, MoveInfo
+from pacman.display.protocol import Display, MoveInfo
 from pacman.display.render import Renderer
 from pacman.display.status import end_banner
 from pacman.errors import ExportError

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pacman.display.base import MoveInfo
+from pacman.display.protocol import MoveInfo
 from pacman.display.scene import (
     BACKGROUND,
     CAPSULE_COLOR,

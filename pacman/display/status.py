@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pacman.display.base import MoveInfo
+from pacman.display.protocol import MoveInfo
 
 if TYPE_CHECKING:
     from pacman.record import GameRecord

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from pacman.display.base import MoveInfo
+from pacman.display.protocol import MoveInfo
 
 if TYPE_CHECKING:
     from pacman.record import GameRecord

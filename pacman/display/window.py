@@ -33,7 +33,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from pacman.display import search_panel
-from pacman.display.base import GameRestart, GameStopped, MoveInfo
+from pacman.display.protocol import GameRestart, GameStopped, MoveInfo
 from pacman.display.render import Renderer
 from pacman.display.scene import Scene, chomp, interpolate
 from pacman.display.status import end_banner, status_lines

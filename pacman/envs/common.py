@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pacman.agents.registry import make_agent, resolve_name
 from pacman.layout import Layout, check_playable, ghosts_in_play, load_layout
 from pacman.rules import CANONICAL_ORDER, EAST, NORTH, SOUTH, STOP, WEST, Direction
 from pacman.state import GameState
@@ -95,8 +96,6 @@ def sendable(state: GameState) -> GameState:
 
 def make_ghosts(name: str, settings: Mapping[str, Any] | None, count: int) -> list[Any]:
     """`count` fresh ghost agents of a registry name (like `pacman play -g NAME`)."""
-    from pacman.agents.registry import make_agent, resolve_name
-
     resolved = resolve_name(name, "ghost")
     return [make_agent(resolved, "ghost", settings, index=i + 1) for i in range(count)]
 
@@ -184,7 +183,7 @@ class Screen:
     def frame(self, state: GameState, names: Sequence[str], pacman_moves: int) -> Grid:
         """The state as an H x W x 3 uint8 array (a copy), its status bar counting
         `pacman_moves`."""
-        from pacman.display.base import MoveInfo
+        from pacman.display.protocol import MoveInfo
 
         if self._renderer is None:
             from pacman.display.render import Renderer
@@ -209,7 +208,7 @@ class Screen:
         """Show the states after the moves `(agent, state)` of a step."""
         if self._window is None:
             return
-        from pacman.display.base import MoveInfo
+        from pacman.display.protocol import MoveInfo
 
         def update() -> None:
             for agent, state in moves:
@@ -218,7 +217,7 @@ class Screen:
         self._guarded(update)
 
     def _guarded(self, call: Any) -> None:
-        from pacman.display.base import GameRestart, GameStopped
+        from pacman.display.protocol import GameRestart, GameStopped
 
         try:
             call()

@@ -12,8 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacman.errors import BatchError, LayoutError
+from pacman.agents.registry import (
+    CS188_EVALUATIONS,
+    AgentEntry,
+    find_agent,
+    make_agent,
+    resolve_name,
+    typed_settings,
+)
+from pacman.cs188.loader import is_cs188_agent_class
+from pacman.errors import BatchError, LayoutError, RegistryError
 from pacman.experiments.config import GameConfig
+from pacman.experiments.versions import agent_code_files, code_version, setting_code_files
+from pacman.game import describe
 from pacman.layout import check_playable, ghosts_in_play, load_layout, shipped_layouts
 from pacman.task import AgentSpec, Setting
 
@@ -94,8 +105,6 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
     layout stays a name and a layout file becomes an absolute path, and `num_ghosts=None`
     becomes the layout's number of ghosts. Raises LayoutError, RegistryError or BatchError.
     """
-    from pacman.game import describe
-
     layout = load_layout(config.layout)
     layout_key = config.layout if config.layout in shipped_layouts() else str(
         Path(config.layout).resolve())
@@ -105,8 +114,6 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
         raise BatchError(f"layout {layout.name} has {len(layout.ghost_starts)} ghost start(s): "
                          f"cannot play with {config.num_ghosts} ghosts") from None
     check_playable(layout, count)
-    from pacman.experiments.versions import code_version
-
     pacman, pacman_agent, pacman_files = _canonical(config.pacman, "pacman", 0)
     ghost, ghost_agent, ghost_files = _canonical(config.ghost, "ghost", 1)
     if config.max_moves is not None and config.max_moves < 1:
@@ -124,18 +131,6 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
 def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, list[Path]]:
     """The spec with default settings filled in, the agent built from it, and the files of
     the user's code it runs (for its code version)."""
-    from pacman.agents.registry import (
-        CS188_EVALUATIONS,
-        AgentEntry,
-        find_agent,
-        make_agent,
-        resolve_name,
-        typed_settings,
-    )
-    from pacman.cs188.loader import is_cs188_agent_class
-    from pacman.errors import RegistryError
-    from pacman.experiments.versions import agent_code_files, setting_code_files
-
     found = find_agent(spec.name, role)
     if isinstance(found, AgentEntry):
         if found.class_name == "KeyboardAgent":

@@ -12,7 +12,7 @@ from pacman.errors import GradingError, PageError
 from pacman.grading.cases.parser import TreeCase, load_case
 from pacman.grading.reference.departure import first_departure
 from pacman.grading.reference.tree import TreeError, TreeRun, tree_evaluation
-from pacman.grading.running.runner import load_agents_module, run_agent
+from pacman.grading.running.tree_run import load_agents_module, run_agent
 from pacman.web.tree_page import render_page, view_data
 
 __all__ = ["METHODS", "StudentRun", "case_trace", "compare_student", "student_page"]

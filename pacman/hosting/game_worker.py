@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pacman.display.base import MoveInfo
+from pacman.display.protocol import MoveInfo
 from pacman.errors import LayoutError
 from pacman.hosting.isolation import Channel, child_setup
 from pacman.record import GameRecord

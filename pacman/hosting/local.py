@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pacman.agents.registry import make_agent
-from pacman.display.base import Display
+from pacman.display.protocol import Display
 from pacman.game import run_game
 from pacman.record import GameRecord
 from pacman.task import GameSpec

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pacman.display.base import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
+from pacman.display.protocol import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.errors import AgentSetupError
 from pacman.hosting.isolation import Child, ChildDied, Limits
 from pacman.record import GameRecord, Outcome

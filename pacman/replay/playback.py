@@ -64,7 +64,7 @@ class ScriptedAgent:
     def get_action(self, state: GameState) -> Direction:
         """The next recorded action; when they run out, the game stops (as recorded)."""
         if self._next >= len(self._actions):
-            from pacman.display.base import GameStopped
+            from pacman.display.protocol import GameStopped
             raise GameStopped
         action = self._actions[self._next]
         if self._nodes or self._traces:

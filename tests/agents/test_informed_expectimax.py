@@ -9,7 +9,7 @@ import pytest
 from pacman import GameState, load_layout, parse_layout, run_game
 from pacman.agents.evaluation import resolve_evaluation
 from pacman.agents.ghosts import AdversarialGhost
-from pacman.agents.informed import (
+from pacman.agents.noisy_hunter import (
     InformedExpectimaxAgent,
     NoisyHunterGhost,
     hunting_choices,

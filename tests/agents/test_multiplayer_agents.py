@@ -10,7 +10,7 @@ from pacman.agents.maxn_ghost import CATCH_UTILITY, MaxnGhost, TurnView, catcher
 from pacman.agents.pacman_agents import ExpectimaxAgent, MinimaxAgent
 from pacman.agents.registry import make_agent
 from pacman.cli import main
-from pacman.demos.base import Matchup, play_matchup
+from pacman.demos.demo import Matchup, play_matchup
 from pacman.errors import RegistryError
 from pacman.layout import parse_layout
 from pacman.task import AgentSpec

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from pacman import GameRecord, Outcome
-from pacman.demos.base import Results, play_matchup
 from pacman.demos.coordination import (
     ALONE_LABEL,
     DEMOS,
@@ -14,6 +13,7 @@ from pacman.demos.coordination import (
     ghost_spread,
     judge,
 )
+from pacman.demos.demo import Results, play_matchup
 
 DEMO = DEMOS[0]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import reversals
+from pacman.demos.demo import reversals
 from pacman.demos.depth import DEEP, DEMOS, SHALLOW, dots_eaten
-from pacman.demos.runner import play_demo
+from pacman.demos.measure import play_demo
 from pacman.layout import load_layout
 from pacman.record import Outcome
 from pacman.state import GameState

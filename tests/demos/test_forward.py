@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import game_states
+from pacman.demos.demo import game_states
 from pacman.demos.forward import DEMOS, FULL, PRUNED
-from pacman.demos.runner import play_demo
+from pacman.demos.measure import play_demo
 from pacman.record import Outcome
 
 DEMO = DEMOS[0]

@@ -7,7 +7,7 @@ import pytest
 
 from pacman.demos import find_demo
 from pacman.demos.horizon import DEMOS, PLAIN, QUIET, caught_in_dead_end
-from pacman.demos.runner import play_demo
+from pacman.demos.measure import play_demo
 from pacman.record import Outcome
 
 DEMO = DEMOS[0]

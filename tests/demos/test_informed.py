@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pacman import GameRecord, Outcome
-from pacman.demos.base import Results, play_matchup
+from pacman.demos.demo import Results, play_matchup
 from pacman.demos.informed import (
     DEMOS,
     INFORMED_LABEL,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
+from pacman.demos.measure import play_demo
 from pacman.demos.minexp import DEMOS, EXPECTIMAX, MINIMAX
-from pacman.demos.runner import play_demo
 from pacman.record import Outcome
 
 DEMO = DEMOS[0]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.base import summarize
+from pacman.demos.demo import summarize
+from pacman.demos.measure import play_demo
 from pacman.demos.mixed import DEMOS, EXPECTIMAX, EXPECTIMINIMAX, MINIMAX
-from pacman.demos.runner import play_demo
 from pacman.layout import load_layout
 
 DEMO = DEMOS[0]

@@ -8,8 +8,8 @@ import pytest
 from pacman.agents.pacman_agents import AlphaBetaAgent
 from pacman.agents.search import alphabeta
 from pacman.demos import find_demo
-from pacman.demos.base import play_matchup, reversals
-from pacman.demos.runner import play_demo
+from pacman.demos.demo import play_matchup, reversals
+from pacman.demos.measure import play_demo
 from pacman.demos.thrashing import DEMOS, FIXED, SCORE_ONLY, dithering_moves
 from pacman.layout import load_layout
 from pacman.record import Outcome

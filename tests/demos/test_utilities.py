@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pacman.demos import find_demo
-from pacman.demos.runner import play_demo
+from pacman.demos.measure import play_demo
 from pacman.demos.utilities import COMPETITIVE, COOPERATIVE, DEMOS, catches, mean_ghost_gap
 from pacman.layout import load_layout
 

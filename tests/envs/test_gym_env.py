@@ -200,7 +200,7 @@ def test_without_a_seed_the_game_seeds_follow_the_first_seed() -> None:
 
 
 def test_an_rgb_frame_is_the_renderers_frame() -> None:
-    from pacman.display.base import MoveInfo
+    from pacman.display.protocol import MoveInfo
     from pacman.display.render import Renderer, render_frame
 
     env = PacmanEnv(layout="smallClassic", render_mode="rgb_array")

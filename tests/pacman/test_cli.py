@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import pacman.cli.play
-import pacman.game
+import pacman.hosting.local
 from pacman.cli import main, parse_settings
 from pacman.record import GameRecord
 
@@ -30,14 +30,14 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def records(monkeypatch: pytest.MonkeyPatch) -> list[tuple[GameRecord, int]]:
     """Every game the CLI plays: its record and the number of ghost agents."""
     played: list[tuple[GameRecord, int]] = []
-    real = pacman.game.run_game  # `pacman play` imports it when it runs
+    real = pacman.hosting.local.run_game  # where `pacman play` plays its games
 
     def spy(layout: Any, pacman_agent: Any, ghosts: Any, **kwargs: Any) -> GameRecord:
         record = real(layout, pacman_agent, ghosts, **kwargs)
         played.append((record, len(ghosts)))
         return record
 
-    monkeypatch.setattr(pacman.game, "run_game", spy)
+    monkeypatch.setattr(pacman.hosting.local, "run_game", spy)
     return played
 
 

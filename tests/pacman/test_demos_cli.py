@@ -15,8 +15,8 @@ import pacman.cli.demo
 import pacman.demos
 from pacman.cli import main
 from pacman.demos import all_demos, find_demo
-from pacman.demos.base import Demo, Matchup, Results, Verdict, play_matchup, summarize
-from pacman.demos.runner import format_summary, play_demo, tasks_of
+from pacman.demos.demo import Demo, Finding, Matchup, Results, play_matchup, summarize
+from pacman.demos.measure import format_summary, play_demo, tasks_of
 from pacman.record import Outcome
 from pacman.task import AgentSpec
 
@@ -141,7 +141,7 @@ def test_the_exit_code_follows_the_verdict(monkeypatch: pytest.MonkeyPatch,
 
     def demo(holds: bool) -> Demo:
         return Demo("fake", "Fake", "a fake demo", (matchup,),
-                    lambda results: Verdict(holds, f"{len(results['m'])} games"), games=2)
+                    lambda results: Finding(holds, f"{len(results['m'])} games"), games=2)
 
     for holds, expected in ((True, 0), (False, 1)):
         monkeypatch.setattr(pacman.demos, "all_demos", lambda h=holds: (demo(h),))
@@ -165,7 +165,7 @@ def test_agent_faults_are_outcomes_not_tracebacks(tmp_path: Path,
     broken = Matchup("broken", AgentSpec.of(f"{tmp_path / 'crasher.py'}:Crasher"),
                      (AgentSpec.of("RandomGhost"),), "testClassic", 20)
     fake = Demo("crashy", "Crashy", "an agent that raises", (broken,),
-                lambda results: Verdict(results["broken"][0].outcome is Outcome.CRASH, "ok"),
+                lambda results: Finding(results["broken"][0].outcome is Outcome.CRASH, "ok"),
                 games=2)
     monkeypatch.setattr(pacman.demos, "all_demos", lambda: (fake,))
     for jobs in ("1", "2"):

@@ -25,9 +25,9 @@ from pygame_events import key, wait_until
 
 from pacman import GameState, Outcome, parse_layout, run_game
 from pacman.display import GameRestart, render, scene, status
-from pacman.display.base import MoveInfo, NullDisplay
 from pacman.display.export import FrameExport
 from pacman.display.keyboard import KeyboardAgent
+from pacman.display.protocol import MoveInfo, NullDisplay
 from pacman.display.render import TEXT_PAD, Renderer, surface_to_array
 from pacman.display.scene import (
     BACKGROUND,
@@ -199,7 +199,7 @@ def test_status_bar_follows_the_score() -> None:
 
 
 def test_status_lines_show_agents_and_search_figures() -> None:
-    from pacman.display.base import MoveInfo
+    from pacman.display.protocol import MoveInfo
     state = GameState.initial(ROW)
     lines = status.status_lines(state, ("MinimaxAgent depth=2", "RandomGhost", "RandomGhost",
                                         "DirectionalGhost"), MoveInfo(0, "West", 0.25, 1234, 7))

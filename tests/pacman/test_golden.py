@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from pacman import GameState, load_layout, run_game
-from pacman.display.base import MoveInfo
+from pacman.display.protocol import MoveInfo
 from pacman.record import GameRecord
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

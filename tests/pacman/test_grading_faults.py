@@ -7,7 +7,7 @@ from pathlib import Path
 from pacman.grading import TestStatus, grade
 from pacman.grading.cases.parser import load_case
 from pacman.grading.reference.diagnostics import diagnose
-from pacman.grading.running.runner import load_agents_module, run_agent
+from pacman.grading.running.tree_run import load_agents_module, run_agent
 
 HEAD = """class: "GraphGameTreeTest"
 alg: "{alg}"

@@ -13,7 +13,7 @@ from pacman import GameState, Outcome, parse_layout, run_game
 from pacman.agents.ghosts import RandomGhost
 from pacman.agents.simple import RandomAgent
 from pacman.cli import main
-from pacman.display.base import NullDisplay
+from pacman.display.protocol import NullDisplay
 from pacman.errors import ReplayError
 from pacman.record import GameRecord
 from pacman.replay import (

@@ -25,7 +25,7 @@ from pacman.agents.search import alphabeta, expectimax
 from pacman.agents.trace import SearchTrace, traced_search
 from pacman.cli import main
 from pacman.display import search_panel
-from pacman.display.base import MoveInfo
+from pacman.display.protocol import MoveInfo
 from pacman.display.scene import GHOST_COLORS, PACMAN_COLOR
 from pacman.display.search_panel import (
     NO_TRACE,

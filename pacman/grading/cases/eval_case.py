@@ -25,7 +25,7 @@ from pacman.grading.cases.parser import ParsedFile, solution_path
 from pacman.grading.reports.results import TestResult, TestStatus
 from pacman.grading.running.classic_game import ClassicGame, play_classic_game
 from pacman.grading.running.contestant import Contestant
-from pacman.layout import Layout, load_layout
+from pacman.layout import Layout, ghosts_in_play, load_layout
 
 __all__ = ["EvalTest", "load_test", "parse_agent_args", "run", "write_solution"]
 
@@ -133,7 +133,8 @@ def _find_layout(name: str, test_path: Path) -> Layout:
 
 def _ghost_agents(spec: EvalTest) -> list[object]:
     agents: list[object] = []
-    for ghost in sorted(spec.ghosts, key=lambda g: g.index)[:len(spec.layout.ghost_starts)]:
+    count = ghosts_in_play(spec.layout, len(spec.ghosts), clamp=True)  # as the classic game
+    for ghost in sorted(spec.ghosts, key=lambda g: g.index)[:count]:
         cls = getattr(ghostAgents, ghost.name)
         agents.append(StudentAgent(cls(ghost.index, **dict(ghost.settings))))
     return agents

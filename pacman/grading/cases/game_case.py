@@ -32,7 +32,7 @@ from pacman.grading.reference.staff import ALGORITHMS, staff_search
 from pacman.grading.reports.results import TestResult, TestStatus
 from pacman.grading.running.classic_game import play_classic_game
 from pacman.grading.running.contestant import Contestant, CountingAgent
-from pacman.layout import Layout, parse_layout
+from pacman.layout import Layout, ghosts_in_play, parse_layout
 from pacman.state import GameState
 
 __all__ = ["GameTreeTest", "load_test", "run", "write_solution"]
@@ -210,8 +210,8 @@ def _play(spec: GameTreeTest, steps: list[Step],
           contestant: Contestant) -> tuple[list[str], TestStatus]:
     student = contestant.game_agent(spec.alg, spec.depth)
     grading = _Grading(spec.seed, student, steps)
-    ghosts = [StudentAgent(DirectionalGhost(i + 1)) for i in range(2)][
-        :len(spec.layout.ghost_starts)]
+    ghosts = [StudentAgent(DirectionalGhost(i + 1))
+              for i in range(ghosts_in_play(spec.layout, 2, clamp=True))]
     random.seed(spec.seed)
     game = play_classic_game(spec.layout, [grading, *ghosts], MOVE_TIME_LIMIT, describe_fault)
     where = f"on {spec.layout.name}"
@@ -266,8 +266,8 @@ def write_solution(test_path: Path, test: ParsedFile, header: str = "") -> Path:
     classic grader reads, which carries no `header`). Returns the solution's path."""
     spec = load_test(test)
     recorder = _Recorder(spec)
-    ghosts = [StudentAgent(DirectionalGhost(i + 1)) for i in range(2)][
-        :len(spec.layout.ghost_starts)]
+    ghosts = [StudentAgent(DirectionalGhost(i + 1))
+              for i in range(ghosts_in_play(spec.layout, 2, clamp=True))]
     random.seed(spec.seed)
     game = play_classic_game(spec.layout, [recorder, *ghosts], None, describe_fault)
     if game.crashed:

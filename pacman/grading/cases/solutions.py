@@ -15,8 +15,8 @@ from pacman.errors import TestCaseError
 from pacman.grading.cases import eval_case, game_case, tree_case
 from pacman.grading.cases.parser import ParsedFile, parse_file
 from pacman.grading.cases.suite import Suite
-from pacman.grading.running.runner import describe_exception
 from pacman.grading.running.session import relative_name
+from pacman.grading.running.tree_run import describe_exception
 
 __all__ = ["WrittenSolution", "generate_solutions"]
 

@@ -29,7 +29,7 @@ from pacman.grading.reference.search import reference_search
 from pacman.grading.reports.formats import tree_lines
 from pacman.grading.reports.results import TestResult, TestStatus, TreeVerdict
 from pacman.grading.running.contestant import Contestant
-from pacman.grading.running.runner import AgentRun, run_agent
+from pacman.grading.running.tree_run import AgentRun, run_agent
 
 __all__ = ["CLASS", "run", "run_case", "write_solution"]
 

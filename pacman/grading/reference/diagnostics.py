@@ -18,7 +18,7 @@ from typing import Any
 from pacman.grading.cases.parser import TreeCase
 from pacman.grading.reference.search import ReferenceOutcome, reference_search
 from pacman.grading.reference.tree import MissingValueError, TerminalSuccessorError, TreeBudgetError
-from pacman.grading.running.runner import AgentRun, run_agent
+from pacman.grading.running.tree_run import AgentRun, run_agent
 
 __all__ = ["HINTS", "diagnose"]
 

@@ -18,7 +18,7 @@ from pacman.agents.registry import AgentEntry, build_agent, find_agent
 from pacman.cs188.agent import StudentAgent, build_student_agent
 from pacman.cs188.loader import is_cs188_agent_class
 from pacman.errors import GradingError, RegistryError
-from pacman.grading.running.runner import load_agents_module
+from pacman.grading.running.tree_run import load_agents_module
 from pacman.settings import typed
 from pacman.state import GameState
 

@@ -27,7 +27,7 @@ from pacman.grading.reports.results import (
     question_points,
 )
 from pacman.grading.running.contestant import Contestant
-from pacman.grading.running.runner import describe_exception
+from pacman.grading.running.tree_run import describe_exception
 from pacman.interrupts import is_user_interrupt
 
 __all__ = ["TEST_CLASSES", "grade_in_process", "grade_question", "grade_suite",

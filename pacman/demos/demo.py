@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from pacman.display.base import Display
+from pacman.display.protocol import Display
 from pacman.hosting.local import play
 from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
@@ -48,7 +48,7 @@ class Matchup:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Finding:
     """Whether the lecture's point showed, and the numbers that say so (a short paragraph)."""
 
     holds: bool
@@ -71,7 +71,7 @@ class Demo:
     title: str
     summary: str
     matchups: tuple[Matchup, ...]
-    judge: Callable[[Results], Verdict]
+    judge: Callable[[Results], Finding]
     games: int = 10
 
 

@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from pacman.demos.base import Demo, Matchup, Results, Summary, play_matchup, summarize
+from pacman.demos.demo import Demo, Matchup, Results, Summary, play_matchup, summarize
 from pacman.record import GameRecord, Outcome
 
 __all__ = ["DemoGame", "format_summary", "play_demo", "tasks_of"]
