@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pacman.display.scene import Color
 from pacman.maze import Point
 from pacman.rules import Direction
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 
     from pacman.display.render import Renderer
     from pacman.state import GameState
-
-Color = tuple[int, int, int]
 
 PANEL_BACKGROUND: Color = (18, 18, 44)
 PANEL_BORDER: Color = (0, 51, 255)
