@@ -81,22 +81,27 @@ def wrap_text(text: str, width: int, measure: Measure) -> list[str]:
         return [text]
     rows: list[str] = []
     current = ""
+
+    def extended(piece: str, gap: str) -> bool:
+        """Put `piece` on the current row if it fits there; False if it does not."""
+        nonlocal current
+        joined = f"{current}{gap}{piece}" if current else piece
+        if measure(joined) > width:
+            return False
+        current = joined
+        return True
+
     for part in text.split(SEPARATOR):
-        joined = f"{current}{SEPARATOR}{part}" if current else part
-        if measure(joined) <= width:
-            current = joined
+        if extended(part, SEPARATOR):
             continue
-        if current:
+        if current:  # the part starts a row of its own, word by word
             rows.append(current)
             current = ""
         for word in part.split(" "):
-            joined = f"{current} {word}" if current else word
-            if measure(joined) <= width:
-                current = joined
-                continue
-            if current:
-                rows.append(current)
-            current = fit_text(word, width, measure)
+            if not extended(word, " "):
+                if current:
+                    rows.append(current)
+                current = fit_text(word, width, measure)
     if current:
         rows.append(current)
     return rows

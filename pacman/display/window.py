@@ -204,11 +204,9 @@ class PygameWindow:
         try:
             while deadline is None or time.perf_counter() < deadline:
                 for event in pygame.event.get():
-                    if event.type == pygame.QUIT:
-                        self.quit_requested = True
-                        return
-                    if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-                        self._resize()
+                    if self._window_event(event):
+                        if self.quit_requested:
+                            return
                         self._present(banner)
                     elif event.type == pygame.KEYDOWN:
                         if event.key in (pygame.K_t, pygame.K_v):  # look at the last search
@@ -414,11 +412,9 @@ class PygameWindow:
                     self.tree_frames += 1
                     changed = False
                 for event in pygame.event.get():
-                    if event.type == pygame.QUIT:
-                        self.quit_requested = True
-                        return
-                    if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-                        self._resize()
+                    if self._window_event(event):
+                        if self.quit_requested:
+                            return
                         changed = True
                     elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                         area = (pygame.display.get_surface() or screen).get_rect()
@@ -483,15 +479,23 @@ class PygameWindow:
         self._last_events = time.perf_counter()
         redraw = False
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                self.quit_requested = True
-            elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-                self._resize()
-                redraw = True
+            if self._window_event(event):
+                redraw = not self.quit_requested or redraw
             elif event.type == pygame.KEYDOWN:
                 redraw = self._key(event.key) or redraw
         if redraw:
             self._present()
+
+    def _window_event(self, event: pygame.event.Event) -> bool:
+        """Handle the window's own events: closing it (sets `quit_requested`) and resizing it.
+        True for either (the caller then stops, or draws again), False for any other event."""
+        if event.type == pygame.QUIT:
+            self.quit_requested = True
+            return True
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self._resize()
+            return True
+        return False
 
     def _key(self, key: int) -> bool:
         """Apply one key; True if the status bar changed."""

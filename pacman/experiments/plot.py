@@ -78,11 +78,18 @@ def _win_rate(plt: Any, rows: Sequence[TableRow], labels: Sequence[str], common:
               error_kw={"ecolor": "#222222", "capsize": 4, "linewidth": 1.2})
     axes.set_yticks(positions, labels)
     axes.set_xlim(0, 1)
-    axes.set_ylim(-0.7, len(rows) - 0.3)
-    _label_right(axes, positions, [f"{row.wins}/{row.games}" for row in rows])
-    axes.set_xlabel("win rate (error bars: 95% Wilson interval)")
+    return _finish(plt, figure, axes, [f"{row.wins}/{row.games}" for row in rows],
+                   "win rate (error bars: 95% Wilson interval)", "Win rate", common, path)
+
+
+def _finish(plt: Any, figure: Any, axes: Any, counts: Sequence[str], xlabel: str, title: str,
+            common: str, path: Path) -> Path:
+    """What both plots end with: the rows' counts on the right, the labels, the file."""
+    axes.set_ylim(-0.7, len(counts) - 0.3)
+    _label_right(axes, list(range(len(counts)))[::-1], counts)
+    axes.set_xlabel(xlabel)
     axes.grid(axis="x", alpha=0.3)
-    axes.set_title("Win rate" + (f" — {common}" if common else ""), fontsize=11)
+    axes.set_title(title + (f" — {common}" if common else ""), fontsize=11)
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path
@@ -113,12 +120,7 @@ def _scores(plt: Any, scores: Sequence[Sequence[int]], labels: Sequence[str], co
                                 "markeredgecolor": "#222222", "markersize": 5},
                      flierprops={"marker": ".", "markersize": 4, "alpha": 0.5})
     axes.set_yticks(positions, labels)
-    axes.set_ylim(-0.7, len(scores) - 0.3)
-    _label_right(axes, positions, [f"n={len(values)}" for values in scores])
     axes.axvline(0, color="#888888", linewidth=0.8)
-    axes.set_xlabel("final score (box: quartiles, line: median, diamond: mean)")
-    axes.grid(axis="x", alpha=0.3)
-    axes.set_title("Scores" + (f" — {common}" if common else ""), fontsize=11)
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return path
+    return _finish(plt, figure, axes, [f"n={len(values)}" for values in scores],
+                   "final score (box: quartiles, line: median, diamond: mean)", "Scores", common,
+                   path)
