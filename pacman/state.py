@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pacman.errors import IllegalMoveError
@@ -350,6 +350,34 @@ class GameState:
     def maze_distance(self, a: Point, b: Point) -> float:
         """Shortest path between two positions through this layout's maze."""
         return self._maze.maze_distance(a, b)
+
+    # ----------------------------------------------------------------- across processes
+    def compact(self) -> list[Any]:
+        """This state's fields as JSON-ready data, without its maze: what another process
+        that knows the game's layout needs to rebuild it exactly (`recreate`)."""
+        ghosts = [value.value if isinstance(value, Direction) else value
+                  for value in self._ghosts]
+        return [self._pac, self._pac_dir.value, ghosts, self._food, self._capsules,
+                self._score, self._result]
+
+    def recreate(self, data: Sequence[Any]) -> GameState:
+        """The state of this state's game whose fields are `data` (from `compact`), sharing
+        this state's maze; raises IllegalMoveError for data that is not a state's."""
+        try:
+            pac, pac_dir, ghosts, food, capsules, score, result = data
+            flat = tuple(Direction(value) if number % 3 == 1 else int(value)
+                         for number, value in enumerate(ghosts))
+            state = GameState()
+            state._maze = self._maze
+            state._pac, state._pac_dir = int(pac), Direction(pac_dir)
+            state._ghosts = flat
+            state._food, state._capsules = int(food), int(capsules)
+            state._score, state._result, state._hash = int(score), int(result), None
+        except (TypeError, ValueError) as error:
+            raise IllegalMoveError(f"not a state of this game: {error}") from None
+        if len(flat) != len(self._ghosts):
+            raise IllegalMoveError("not a state of this game: another number of ghosts")
+        return state
 
     # ----------------------------------------------------------------- value semantics
     # __eq__ and __hash__ spell the key out: a search's transposition table calls them for

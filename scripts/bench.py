@@ -539,6 +539,39 @@ def bench_env(repeat: int, steps: int = 20_000) -> dict[str, Any]:
     return figures
 
 
+def bench_host(repeat: int, games: int = 30) -> dict[str, Any]:
+    """Agent hosts: the same games of a user's agent (the shipped alpha-beta, depth 2, named
+    as a user names a module's class, so it is hosted) against a directional ghost on
+    smallClassic, played with the agent in this process (`isolation none`) and in its agent
+    host; the hosts are started before the clock (a batch starts one per agent and worker).
+    The overhead per Pacman move is the difference over the moves; the ratio is the whole
+    run's. The records must be equal (same seed, same game)."""
+    from pacman.hosting.local import play
+    from pacman.task import AgentSpec, GameSpec
+
+    layout = load_layout("smallClassic")
+    agent = AgentSpec.of("pacman.agents.pacman_agents:AlphaBetaAgent", {"depth": 2})
+    specs = [GameSpec.of(layout, agent, AgentSpec("DirectionalGhost"), None, seed,
+                         max_moves=300) for seed in range(games)]
+    play(specs[0], isolation="process")  # the host's start-up is not counted
+    best: tuple[float, float, int] | None = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        plain = [play(spec, isolation="none") for spec in specs]
+        middle = time.perf_counter()
+        hosted = [play(spec, isolation="process") for spec in specs]
+        ended = time.perf_counter()
+        if plain != hosted:
+            raise AssertionError("a hosted agent played another game")
+        moves = sum(record.pacman_moves for record in plain)
+        if best is None or ended - middle < best[1]:
+            best = (middle - started, ended - middle, moves)
+    assert best is not None
+    plain_s, hosted_s, moves = best
+    return {"in_process_s": plain_s, "hosted_s": hosted_s, "ratio": hosted_s / plain_s,
+            "overhead_us_per_move": (hosted_s - plain_s) / moves * 1e6, "moves": moves}
+
+
 def bench_startup(runs: int = 10) -> dict[str, Any]:
     """Start-up: the median wall time of `pacman --version` and of one quiet random game on
     testClassic, each as a whole process, against a bare `python -c pass`, run in turn
@@ -591,6 +624,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "cutoff": lambda a: bench_cutoff(a.repeat),
     "escape": lambda a: bench_escape(a.repeat),
     "startup": lambda a: bench_startup(),
+    "host": lambda a: bench_host(a.repeat),
 }
 
 

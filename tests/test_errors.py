@@ -31,6 +31,7 @@ NOT_USER_ERRORS = {
     "MissingValueError": "a TreeError", "TreeBudgetError": "a TreeError",
     "TerminalSuccessorError": "a TreeError", "IllegalTreeActionError": "a TreeError",
     "_SolutionTooShort": "the grader's own signal for a short game solution",
+    "HostFault": "what an agent raised in its host: recorded as the game's crash",
 }
 
 

@@ -88,6 +88,12 @@ def _registered(name: str, role: str) -> AgentEntry | None:
     return None
 
 
+def registered(name: str, role: str) -> AgentEntry | None:
+    """The registry's entry for a class or short name (case aside), or None: read from the
+    table alone, so nothing of the user's is imported to answer."""
+    return _registered(name, role)
+
+
 def code_file(target: str) -> Path | None:
     """The `.py` file the `target` of `target:Name` means, or None for an installed module: a
     path (`dir/mod.py`, or `dir/mod` for `dir/mod.py`), or `module.py` in the current folder."""

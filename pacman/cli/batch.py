@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar, overload
 
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
+    add_isolation_option,
     non_negative_float,
     non_negative_int,
     parse_settings,
@@ -72,6 +73,7 @@ def add_parser(commands: Commands) -> None:
     batch.add_argument("--seed", type=_whole("seed"), default=None,
                        help="batch seed (default 0, any 64-bit integer): each game's seed is "
                             "derived from it, the configuration and the game's index")
+    add_isolation_option(batch)
     batch.add_argument("--max-moves", type=_whole("max_moves"), default=None,
                        help="cap on Pacman moves, outcome 'capped' (default "
                             f"{DEFAULT_MAX_MOVES}; 0 lifts the cap)")
@@ -304,6 +306,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with BatchProgress(args.progress_every) as progress:
             result = run_batch(configs, games=games, store=args.out, seed=seed,
+                               isolation=args.isolation,
                                jobs=args.jobs, backend=backend, game_time_limit=game_time_limit,
                                on_progress=progress)
     except BatchInterrupted as stop:

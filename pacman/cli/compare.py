@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypedDict
 
 from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, resumable
-from pacman.cli.options import DEFAULT_MAX_MOVES, non_negative_float
+from pacman.cli.options import DEFAULT_MAX_MOVES, add_isolation_option, non_negative_float
 from pacman.cli.progress import LOG_EVERY, BatchProgress
 from pacman.errors import UsageError
 
@@ -68,6 +68,7 @@ def add_parser(commands: Commands) -> None:
 def add_board_options(parser: argparse.ArgumentParser, games: int, out: str, games_help: str
                       ) -> None:
     """Options `compare` and `tournament` share: boards, numbers, results file, output."""
+    add_isolation_option(parser)
     parser.add_argument("--agents", metavar="FILE.py", default=None,
                         help="a file of agent classes: agents may then name its classes")
     parser.add_argument("-k", "--num-ghosts", action="append", type=_whole("max_moves"),
@@ -148,6 +149,7 @@ def play(configs: Sequence[ResolvedConfig], games: int, args: argparse.Namespace
 
     with BatchProgress(args.progress_every) as progress:
         run_batch(configs, games=games, store=args.out, seed=args.seed, jobs=args.jobs,
+                  isolation=args.isolation,
                   game_time_limit=args.game_time_limit, on_progress=progress)
 
 

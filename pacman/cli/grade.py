@@ -78,7 +78,8 @@ def add_parser(commands: Commands) -> None:
     grade.add_argument("--generate-solutions", action="store_true",
                        help="write every test's .solution with the reference agents, then stop")
     grade.add_argument("--test-timeout", type=positive_float, default=120.0, metavar="S",
-                       help="hard wall-time limit per test (default 120)")
+                       help="hard wall-time limit per test (default 120); an agent test "
+                            "may run as long as its classic numGames x maxTime")
     grade.add_argument("--question-timeout", type=positive_float, default=300.0,
                        metavar="S", help="hard wall-time limit per question (default 300)")
     grade.add_argument("--memory-mb", type=non_negative_int, default=2048, metavar="MB",
@@ -309,7 +310,12 @@ def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> 
         print(f"  {report.submission}: Total: {report.total}/{report.max_total} "
               f"({report.seconds:.1f}s){note}", flush=True)
 
-    reports = grade_class(suite, submissions, limits, args.jobs, on_report)
+    def on_kept(report: SubmissionReport) -> None:
+        print(f"  {report.submission}: Total: {report.total}/{report.max_total} (graded "
+              f"before, kept in {args.out}/graded)", flush=True)
+
+    reports = grade_class(suite, submissions, limits, args.jobs, on_report, keep=args.out,
+                          on_kept=on_kept)
     questions = [q.name for q in suite.questions]
     print()
     print(format_class_table(reports, questions))

@@ -116,6 +116,18 @@ def check_output_paths(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag} {value} is a folder: give a file name ending in .gif")
 
 
+ISOLATION_HELP = ("where a user's agent (a file, a module, a CS188 class, or an "
+                  "evaluation=module:function) runs: process (default), in an agent host of its "
+                  "own, so nothing it does changes the game of record; none, in this process, "
+                  "trusted (for a debugger)")
+
+
+def add_isolation_option(parser: argparse.ArgumentParser) -> None:
+    """`--isolation process|none` (`pacman.hosting.local.build_agents`)."""
+    parser.add_argument("--isolation", choices=("process", "none"), default="process",
+                        help=ISOLATION_HELP)
+
+
 def make_display(args: argparse.Namespace) -> Display:
     """The display the flags ask for: none (-q), text (-t), else the window (text if none)."""
     if args.quiet:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from pacman.cli.options import (
     DEFAULT_MAX_MOVES,
+    add_isolation_option,
     add_output_options,
     check_output_paths,
     make_display,
@@ -71,6 +72,7 @@ def add_parser(commands: Commands) -> None:
                       action="store_true", help="the same seed (0) for every game")
     play.add_argument("--seed", type=seed_int, default=None,
                       help="seed of the first game; game i uses seed+i (default: random)")
+    add_isolation_option(play)
     play.add_argument("--max-moves", type=non_negative_int, default=DEFAULT_MAX_MOVES,
                       help="cap on Pacman moves: a capped game is recorded as 'capped' "
                            f"(default {DEFAULT_MAX_MOVES}; 0 lifts the cap)")
@@ -115,6 +117,7 @@ def shadowing_file(resolved: str, given: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
     from pacman.agents.registry import accepts_setting, agent_class, resolve_name
+    from pacman.hosting.agent_host import HostedAgent
     from pacman.hosting.local import build_agents, play_built
     from pacman.task import AgentSpec, GameSpec
 
@@ -154,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
                            game_time_limit=args.game_time_limit)
 
     # build the agents once before playing: a bad name or setting is one line, before anything
-    built: tuple[Agent, list[Agent]] | None = build_agents(game_of(0))
+    built: tuple[Agent, list[Agent]] | None = build_agents(game_of(0), args.isolation)
     for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
         shadow = shadowing_file(name, given)
         if shadow:
@@ -183,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     if (args.move_time_limit or args.game_time_limit) and not keyboard:
         from pacman.hosting.watched import WatchedGames
 
-        watched = WatchedGames()
+        watched = WatchedGames(isolation=args.isolation)
     try:
         game = 0
         while game < args.num_games:
@@ -194,13 +197,18 @@ def run(args: argparse.Namespace) -> int:
                     record = watched.play(spec, display)
                 else:
                     # the first game plays the agents built above, each next one fresh ones
-                    pacman, ghosts = built if built is not None else build_agents(spec)
+                    pacman, ghosts = built if built is not None else build_agents(
+                        spec, args.isolation)
                     built = None
                     if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
                         pacman.attach(display)
                     record = play_built(spec, pacman, ghosts, display=display)
             except GameRestart:
                 continue
+            if watched is None:  # what a hosted agent printed, as it would have printed here
+                for agent in (pacman, *ghosts):
+                    if isinstance(agent, HostedAgent):
+                        sys.stderr.write(agent.printed())
             records.append(record)
             if args.num_games > 1 or args.quiet:
                 fault = f" ({record.fault})" if record.fault else ""

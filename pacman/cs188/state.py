@@ -18,7 +18,7 @@ from pacman.cs188.modules.game import AgentState, Configuration, Directions, Gri
 from pacman.rules import STOP, Direction
 from pacman.state import GameState as CoreState
 
-__all__ = ["CS188GameState", "ExploredStates", "GameContext"]
+__all__ = ["CS188GameState", "ClassicData", "ClassicLayout", "ExploredStates", "GameContext"]
 
 _GRID_CACHE_LIMIT = 256  # food grids kept per game (one per distinct food bitmask seen)
 
@@ -233,6 +233,12 @@ class CS188GameState:
         """True once a ghost has caught Pacman."""
         return self._state.is_lose()
 
+    @property
+    def data(self) -> ClassicData:
+        """The classic `GameStateData` fields that student code reads (`state.data.layout.walls`,
+        `state.data.agentStates[i].scaredTimer`, ...), read-only (see `ClassicData`)."""
+        return ClassicData(self)
+
     # ------------------------------------------------------------------ values
     def deepCopy(self) -> CS188GameState:
         """An equal state (states are values; nothing needs copying)."""
@@ -269,4 +275,130 @@ class CS188GameState:
 
 
 _PACMAN_MOUTH = {"North": "v", "South": "^", "West": ">"}
+
+
+class _ReadOnly:
+    """A view whose attributes cannot be set: writing to it is an error, as it would change
+    nothing (the state is a value)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__}.{name} is read-only: the game state is a "
+                             "value; build a successor with generateSuccessor instead")
+
+    def __delattr__(self, name: str) -> None:
+        self.__setattr__(name, None)
+
+
+class ClassicLayout(_ReadOnly):
+    """`state.data.layout` as the classic `layout.Layout` has it: `width`, `height`, `walls`
+    and `food` (the layout's own, as at the start, a fresh `Grid` on each read), `totalFood`
+    (the dots at the start), `capsules` (at the start), `numGhosts` and `agentPositions`
+    (`(isPacman, (x, y))` for each start, Pacman first)."""
+
+    __slots__ = ("_view",)
+    _view: CS188GameState
+
+    def __init__(self, view: CS188GameState) -> None:
+        object.__setattr__(self, "_view", view)
+
+    @property
+    def width(self) -> int:
+        """Columns."""
+        return int(self._view.core.layout.width)
+
+    @property
+    def height(self) -> int:
+        """Rows."""
+        return int(self._view.core.layout.height)
+
+    @property
+    def walls(self) -> Grid:
+        """The walls (a copy)."""
+        return self._view.getWalls().copy()
+
+    @property
+    def food(self) -> Grid:
+        """The food at the start of the game (a copy)."""
+        layout = self._view.core.layout
+        return Grid.fromCells(layout.width, layout.height, layout.food)
+
+    @property
+    def totalFood(self) -> int:
+        """The dots at the start of the game."""
+        return len(self._view.core.layout.food)
+
+    @property
+    def capsules(self) -> list[tuple[int, int]]:
+        """The capsules at the start of the game."""
+        return list(self._view.core.layout.capsules)
+
+    @property
+    def numGhosts(self) -> int:
+        """The ghosts of this game."""
+        return int(self._view.core.num_ghosts)
+
+    @property
+    def agentPositions(self) -> list[tuple[bool, tuple[int, int]]]:
+        """Each agent's start, Pacman first: `(isPacman, (x, y))`."""
+        state = self._view.core
+        return [(True, state.layout.pacman_start),
+                *((False, start) for start in state.ghost_start_positions)]
+
+
+class ClassicData(_ReadOnly):
+    """`state.data`: the classic `GameStateData` fields students read, each with its classic
+    value: `layout` (a `ClassicLayout`), `agentStates` (Pacman's then each ghost's
+    `AgentState`: `configuration.pos`, `.direction`, `scaredTimer`, `start`), `food` (a
+    `Grid`), `capsules`, `score`, `_win` and `_lose`. Every read builds fresh values, so
+    changing one (`data.food[x][y] = False`) changes nothing else, and setting a field is an
+    error: the state is a value."""
+
+    __slots__ = ("_view",)
+    _view: CS188GameState
+
+    def __init__(self, view: CS188GameState) -> None:
+        object.__setattr__(self, "_view", view)
+
+    @property
+    def layout(self) -> ClassicLayout:
+        """The layout."""
+        return ClassicLayout(self._view)
+
+    @property
+    def agentStates(self) -> list[AgentState]:
+        """Pacman's agent state, then each ghost's (fresh copies)."""
+        view = self._view
+        return [view.getPacmanState(), *(_copied(agent) for agent in view._ghosts())]
+
+    @property
+    def food(self) -> Grid:
+        """The food left (a copy)."""
+        return self._view.getFood().copy()
+
+    @property
+    def capsules(self) -> list[tuple[int, int]]:
+        """The capsules left."""
+        return self._view.getCapsules()
+
+    @property
+    def score(self) -> int:
+        """The score (an int, as the classic data holds it)."""
+        return int(self._view.core.score)
+
+    @property
+    def _win(self) -> bool:
+        return bool(self._view.isWin())
+
+    @property
+    def _lose(self) -> bool:
+        return bool(self._view.isLose())
+
+
+def _copied(agent: AgentState) -> AgentState:
+    copy = AgentState(agent.start, agent.isPacman)
+    copy.configuration = agent.configuration
+    copy.scaredTimer = agent.scaredTimer
+    return copy
 

@@ -119,6 +119,9 @@ class GameTask:
     index: int
     seed: int
     code: str = ""  # the code version that plays it (not part of the seed)
+    #: where the user's agents run: `process` (an agent host each) or `none` (the worker);
+    #: the same game either way, so neither the key nor the seed knows it
+    isolation: str = "process"
 
     @classmethod
     def of(cls, config: GameConfig, base_seed: int, index: int, code: str = "") -> GameTask:

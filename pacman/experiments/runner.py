@@ -90,24 +90,25 @@ def play_game(task: GameTask) -> GameRecord:
     if config.move_time_limit is not None:
         return _play_watched(task, spec)
     try:
-        pacman, ghosts = build_agents(spec)
+        pacman, ghosts = build_agents(spec, task.isolation)
     except Exception as error:
         return _not_built(task, layout.name, spec.num_ghosts, f"{type(error).__name__}: {error}")
     return play_built(spec, pacman, ghosts)
 
 
 #: this worker's child for games with a move time limit, started with its first such game
-_WATCHED: list[Any] = []
+_WATCHED: dict[str, Any] = {}  # (one per isolation)
 
 
 def _play_watched(task: GameTask, spec: GameSpec) -> GameRecord:
     from pacman.errors import AgentSetupError
     from pacman.hosting.watched import WatchedGames
 
-    if not _WATCHED:
-        _WATCHED.append(WatchedGames())
+    watched = _WATCHED.get(task.isolation)
+    if watched is None:
+        watched = _WATCHED[task.isolation] = WatchedGames(isolation=task.isolation)
     try:
-        record: GameRecord = _WATCHED[0].play(spec)
+        record: GameRecord = watched.play(spec)
     except AgentSetupError as error:
         return _not_built(task, spec.layout.name, spec.num_ghosts, str(error))
     return record
@@ -206,7 +207,8 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
               store: ResultStore | str | Path = DEFAULT_STORE, seed: int = 0,
               jobs: int | None = None, backend: Backend | None = None,
               game_time_limit: float | None = None,
-              on_progress: ProgressCallback | None = None) -> BatchResult:
+              on_progress: ProgressCallback | None = None,
+              isolation: str = "process") -> BatchResult:
     """Play `games` games of every configuration that the store does not have yet.
 
     Game `i` of a configuration uses `derive_seed(seed, config.seed_key(), i)`, so the records do
@@ -214,7 +216,12 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
     round-robin (game 0 of every configuration first), so a partial run is balanced.
     Raises BatchError for numbers out of range, BatchInterrupted (a KeyboardInterrupt) on
     Ctrl-C after storing what finished, and StoreError when the results file fails.
+    `isolation` says where a user's agent plays (`pacman.hosting.local.build_agents`): in an
+    agent host of its own (`process`, the default: the worker, which stores the record,
+    never runs the user's code during a game) or in the worker (`none`).
     """
+    if isolation not in ("process", "none"):
+        raise BatchError(f"unknown isolation {isolation!r} (choose process or none)")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise BatchError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not (
@@ -239,7 +246,8 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
         # (one key per configuration, and the code version its games are played by)
         keys = [(r.config, r.config.key(), r.code) for r in resolved]
         planned = len(keys) * games
-        todo = [GameTask(config, seed, index, derive_seed(seed, config.seed_key(), index), code)
+        todo = [GameTask(config, seed, index, derive_seed(seed, config.seed_key(), index), code,
+                         isolation)
                 for index in range(games) for config, key, code in keys
                 if (key, index, code) not in done]
         already = planned - len(todo)

@@ -2,7 +2,8 @@
 move.
 
 Each request is a game description (`pacman.task.GameSpec` as JSON: the layout's text, the
-agents by name with their settings, the seed, the move cap and the time limits). The agents
+agents by name with their settings, the seed, the move cap and the time limits) and where the
+user's agents run (`isolation`, as `build_agents` takes it). The agents
 are built here and the game runs with `run_game` (whose soft limits interrupt a slow move);
 every move is sent to the parent as it is made, and the record when the game ends. The parent
 holds the hard limits: it stops this process when a move or the game runs over and nothing
@@ -43,8 +44,8 @@ def _play(request: dict[str, Any], channel: Channel) -> None:
     from pacman.task import GameSpec
 
     try:
-        spec = GameSpec.from_json(request)
-        pacman, ghosts = build_agents(spec)
+        spec = GameSpec.from_json(request["game"])
+        pacman, ghosts = build_agents(spec, str(request.get("isolation", "process")))
     except (LayoutError, RegistryError, ValueError) as error:
         channel.send({"event": "error", "message": str(error)})
         return

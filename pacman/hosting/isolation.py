@@ -9,9 +9,16 @@ crashes or is killed shows up as `ChildDied` with a readable reason (exit code, 
 Inside the child, `child_setup()` applies the memory cap, moves stdout/stderr onto the capture
 pipe, and starts a watchdog that ends the child when its parent dies.
 
+With `Child(..., private=True)` the child also gets process namespaces of its own where Linux
+allows it (`unshare --pid --mount-proc`, as root or in a user namespace; `private_processes()`
+says whether this machine does): it is process 1 of its own world, its parent's pid reads as 0,
+`/proc` shows only its own processes, and no signal it sends can reach a process outside (not
+`kill(getppid())`, not `kill(-1)`). When it ends, everything it started ends with it. Its
+watchdog then follows a pipe held by the parent instead of the parent's pid.
+
 This is isolation against mistakes (infinite loops, `sys.exit`, `os._exit`, segfaults, memory
-hogs, floods of output), not a security sandbox: the child runs with the user's rights and can
-read and write their files.
+hogs, floods of output) and, with `private`, against code that signals the processes around it;
+it is not a sandbox: the child runs with the user's rights and can read and write their files.
 """
 
 from __future__ import annotations
@@ -29,11 +36,12 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 __all__ = ["Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
-           "import_path"]
+           "import_path", "private_processes"]
 
 _MEMORY_ENV = "PACMAN_CHILD_MEMORY_MB"
 _PARENT_ENV = "PACMAN_CHILD_PARENT"
 _PATH_ENV = "PACMAN_CHILD_PATH"
+_LIFELINE_ENV = "PACMAN_CHILD_LIFELINE"
 # The child starts with the parent's import path (minus folders where a classic `pacman.py`
 # would shadow this package), then runs the module as `python -m` would.
 _BOOTSTRAP = ("import json, os, runpy, sys; sys.path[:] = json.loads(os.environ['"
@@ -139,11 +147,19 @@ class Child:
     parent's, without folders that would shadow our package."""
 
     def __init__(self, module: str, limits: Limits | None = None,
-                 env: dict[str, str] | None = None, cwd: str | None = None) -> None:
+                 env: dict[str, str] | None = None, cwd: str | None = None,
+                 private: bool = False) -> None:
         self.limits = limits or Limits()
         output_read, output_write = os.pipe()
         environment = dict(os.environ if env is None else env)
-        environment[_PARENT_ENV] = str(os.getpid())
+        prefix = _namespace_prefix() if private else []
+        self.private = bool(prefix)
+        lifeline_read, self._lifeline = os.pipe() if prefix else (-1, -1)
+        if prefix:  # the child's parent pid reads 0 there: it follows this pipe instead
+            environment[_LIFELINE_ENV] = str(lifeline_read)
+            environment.pop(_PARENT_ENV, None)
+        else:
+            environment[_PARENT_ENV] = str(os.getpid())
         environment[_PATH_ENV] = json.dumps(import_path())
         environment["OPENBLAS_NUM_THREADS"] = "1"  # numpy's BLAS threads reserve memory
         environment["PYTHONUNBUFFERED"] = "1"
@@ -151,11 +167,13 @@ class Child:
             environment[_MEMORY_ENV] = str(self.limits.memory_mb)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-c", _BOOTSTRAP, module], stdin=subprocess.PIPE,
+                [*prefix, sys.executable, "-c", _BOOTSTRAP, module], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
-                start_new_session=True)
+                start_new_session=True, pass_fds=(lifeline_read,) if prefix else ())
         finally:
             os.close(output_write)
+            if prefix:
+                os.close(lifeline_read)
         self.capture = _Capture(os.fdopen(output_read, "rb"), self.limits.output_head,
                                 self.limits.output_tail)
         assert self.process.stdout is not None
@@ -166,10 +184,12 @@ class Child:
     def send(self, message: dict[str, Any]) -> None:
         """Send one message; ChildDied if the child is gone."""
         assert self.process.stdin is not None
+        data = json.dumps(message).encode() + b"\n"
         try:
-            self.process.stdin.write(json.dumps(message).encode() + b"\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
+            fd = self.process.stdin.fileno()
+            while data:  # straight to the pipe: one system call, no buffer to flush
+                data = data[os.write(fd, data):]
+        except (BrokenPipeError, OSError, ValueError):
             raise ChildDied(self._death()) from None
 
     def receive(self, timeout: float | None) -> dict[str, Any] | None:
@@ -178,9 +198,10 @@ class Child:
         deadline = None if timeout is None else time.monotonic() + timeout
         assert self.process.stdout is not None
         while b"\n" not in self._buffer:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not self._selector.select(left):
-                return None
+            if deadline is not None:  # without a deadline, the read itself waits
+                left = max(0.0, deadline - time.monotonic())
+                if not self._selector.select(left):
+                    return None
             chunk = os.read(self.process.stdout.fileno(), 65536)
             if not chunk:
                 raise ChildDied(self._death())
@@ -223,6 +244,10 @@ class Child:
         except subprocess.TimeoutExpired:
             self.kill()
         self.kill()  # anything it left running in its group
+        if self._lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._lifeline)
+            self._lifeline = -1
         self._selector.close()
         if self.process.stdout is not None:
             self.process.stdout.close()
@@ -279,7 +304,10 @@ def child_setup() -> Channel:
         except (ImportError, ValueError, OSError):  # pragma: no cover - not on this platform
             pass
     parent = int(os.environ.get(_PARENT_ENV, "0") or 0)
-    if parent:
+    lifeline = int(os.environ.get(_LIFELINE_ENV, "-1") or -1)
+    if lifeline >= 0:
+        threading.Thread(target=_follow_lifeline, args=(lifeline,), daemon=True).start()
+    elif parent:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     from pacman.interrupts import mark_user_interrupts
@@ -291,8 +319,56 @@ def child_setup() -> Channel:
 _hard_exit = os._exit  # kept: agent code may find os._exit replaced while it runs
 
 
+def _follow_lifeline(fd: int) -> None:
+    """End this process when the parent's end of the pipe closes (the parent is gone), or if
+    the pipe is taken away."""
+    try:
+        while os.read(fd, 1):
+            pass
+    except OSError:
+        pass
+    _hard_exit(70)
+
+
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(0.5)
         if os.getppid() != parent:
             _hard_exit(70)
+
+
+_PRIVATE: list[list[str]] = []  # the namespace prefix found, once a process (a list of one)
+
+
+def _namespace_prefix() -> list[str]:
+    """The `unshare` command that starts a process in PID and mount namespaces of its own, or
+    [] when this machine does not allow it (not Linux, no `unshare`, user namespaces off)."""
+    if not _PRIVATE:
+        _PRIVATE.append(_find_namespace_prefix())
+    return _PRIVATE[0]
+
+
+def _find_namespace_prefix() -> list[str]:
+    import shutil
+
+    unshare = shutil.which("unshare")
+    if unshare is None or not sys.platform.startswith("linux"):
+        return []
+    base = [unshare, "--pid", "--fork", "--kill-child", "--mount-proc"]
+    candidates = [base] if os.geteuid() == 0 else []
+    candidates.append([unshare, "--user", "--map-root-user", *base[1:]])
+    probe = "import os; print(os.getpid(), os.getppid(), flush=True)"
+    for prefix in candidates:
+        try:
+            done = subprocess.run([*prefix, sys.executable, "-c", probe], capture_output=True,
+                                  text=True, timeout=20)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0 and done.stdout.split() == ["1", "0"]:
+            return prefix
+    return []
+
+
+def private_processes() -> bool:
+    """Whether `Child(..., private=True)` gets its own PID namespace on this machine."""
+    return bool(_namespace_prefix())

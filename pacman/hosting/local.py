@@ -2,9 +2,11 @@
 
 `build_agents(spec)` builds the Pacman (index 0) and one ghost per ghost spec (indexes 1, 2,
 ...) through the registry, so `module:Class`, `file.py:Class` and CS188 classes work as on the
-command line; `play(spec)` plays the game with the spec's seed, cap and time limits. The batch
-workers, the lecture demos and the child of a watched game (`game_worker`) all play through
-here, so the same description is the same game wherever it is played.
+command line; an agent whose code is the user's plays from an agent host process, so this
+process, the referee, keeps the only game state that counts. `play(spec)` plays the game with
+the spec's seed, cap and time limits. The batch workers, the lecture demos and the child of a
+watched game (`game_worker`) all play through here, so the same description is the same game
+wherever it is played.
 """
 
 from __future__ import annotations
@@ -13,31 +15,59 @@ from typing import Any
 
 from pacman.agents.registry import make_agent
 from pacman.display.protocol import Display
+from pacman.errors import RegistryError
 from pacman.game import run_game
+from pacman.hosting.agent_host import HostedAgent, trusted
 from pacman.record import GameRecord
-from pacman.task import GameSpec
+from pacman.task import AgentSpec, GameSpec
 
-__all__ = ["build_agents", "play", "play_built"]
+__all__ = ["ISOLATIONS", "build_agents", "play", "play_built"]
 
 
-def build_agents(spec: GameSpec) -> tuple[Any, list[Any]]:
+#: where an untrusted agent's code runs: in an agent host process of its own (`process`, the
+#: default), or in this process (`none`: for a debugger; the agent is trusted with the game)
+ISOLATIONS = ("process", "none")
+
+
+def build_agents(spec: GameSpec, isolation: str = "process") -> tuple[Any, list[Any]]:
     """The Pacman and the ghosts of `spec`, built by name with their settings.
+
+    Args:
+        spec: the game.
+        isolation: `process`: an agent that is not the registry's own (a user's file or
+            module, a CS188 student's class, or a built-in one with an `evaluation` of the
+            user's code) plays from an agent host (`pacman.hosting.agent_host`), and this
+            process never imports its code; `none`: every agent is built here.
+
+    Returns:
+        The Pacman agent and the ghost agents, in agent order.
 
     Raises:
         RegistryError: a name or a setting that cannot be used (one line).
     """
-    pacman = make_agent(spec.pacman.name, "pacman", spec.pacman.settings_dict(), index=0)
-    ghosts = [make_agent(ghost.name, "ghost", ghost.settings_dict(), index=number)
-              for number, ghost in enumerate(spec.ghosts, start=1)]
+    if isolation not in ISOLATIONS:
+        raise RegistryError(f"unknown isolation {isolation!r} (choose process or none)")
+
+    def build(agent: AgentSpec, role: str, index: int) -> Any:
+        settings = agent.settings_dict()
+        if isolation == "process" and not trusted(agent.name, role, settings):
+            return HostedAgent(agent.name, role, settings, index, spec.layout,
+                               spec.num_ghosts)
+        return make_agent(agent.name, role, settings, index=index)
+
+    pacman = build(spec.pacman, "pacman", 0)
+    ghosts = [build(ghost, "ghost", number) for number, ghost in enumerate(spec.ghosts, 1)]
     return pacman, ghosts
 
 
-def play(spec: GameSpec, display: Display | None = None) -> GameRecord:
+def play(spec: GameSpec, display: Display | None = None, isolation: str = "process"
+         ) -> GameRecord:
     """Play `spec` in this process (its time limits are the soft ones of `run_game`).
 
     Args:
         spec: the game.
         display: shows the game as it goes (None: nothing).
+        isolation: where untrusted agents run (`build_agents`).
 
     Returns:
         The game's record.
@@ -45,7 +75,7 @@ def play(spec: GameSpec, display: Display | None = None) -> GameRecord:
     Raises:
         RegistryError: an agent that cannot be built.
     """
-    return play_built(spec, *build_agents(spec), display=display)
+    return play_built(spec, *build_agents(spec, isolation), display=display)
 
 
 def play_built(spec: GameSpec, pacman: Any, ghosts: list[Any],

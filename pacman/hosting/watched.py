@@ -38,8 +38,9 @@ GRACE = 1.0
 class WatchedGames:
     """Plays games in a child process under hard limits; reuses the child between games."""
 
-    def __init__(self, memory_mb: int | None = None) -> None:
+    def __init__(self, memory_mb: int | None = None, isolation: str = "process") -> None:
         self.memory_mb = memory_mb
+        self.isolation = isolation  # where the child puts the user's agents (`build_agents`)
         self._child: Child | None = None
 
     def close(self) -> None:
@@ -72,7 +73,7 @@ class WatchedGames:
         child = self._start()
         mirror = _Mirror(spec, display)
         try:
-            child.send(spec.to_json())
+            child.send({"game": spec.to_json(), "isolation": self.isolation})
             return self._follow(child, spec, mirror)
         except ChildDied as died:
             self._stop()

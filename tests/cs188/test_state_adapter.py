@@ -119,3 +119,63 @@ def test_explored_states_are_counted_by_value_when_asked() -> None:
     # the root, its 3 children, one grandchild each
     assert context.explored.reset() == 1 + 2 * len(root.getLegalActions())
     assert context.explored.reset() == 0
+
+
+# --- `state.data`: the classic fields students read ------------------------------------------
+
+
+def played(layout_name: str, ghosts: int, moves: int, seed: int) -> list[CS188GameState]:
+    """The adapter states of a seeded random game (Pacman and ghosts move at random)."""
+    rng = random.Random(seed)
+    state = GameState.initial(load_layout(layout_name), ghosts)
+    context = GameContext()
+    states = [context.wrap(state)]
+    for turn in range(moves):
+        if state.is_terminal():
+            break
+        agent = turn % state.num_agents
+        state = state.successor(agent, rng.choice(state.legal_actions(agent)))
+        states.append(context.wrap(state))
+    return states
+
+
+@pytest.mark.parametrize("layout_name, ghosts", [("smallClassic", 2), ("mediumClassic", 2),
+                                                 ("trickyClassic", 4)])
+def test_the_data_fields_hold_the_classic_values(layout_name: str, ghosts: int) -> None:
+    layout = load_layout(layout_name)
+    for s in played(layout_name, ghosts, 300, seed=len(layout_name)):
+        data = s.data
+        assert data.layout.walls.data == s.getWalls().data
+        assert (data.layout.width, data.layout.height) == (layout.width, layout.height)
+        assert data.layout.totalFood == len(layout.food) == data.layout.food.count()
+        assert data.layout.numGhosts == ghosts
+        assert data.layout.capsules == list(layout.capsules)
+        assert data.layout.agentPositions[0] == (True, layout.pacman_start)
+        assert data.food == s.getFood() and data.capsules == s.getCapsules()
+        assert data.score == s.getScore() and isinstance(data.score, int)
+        assert (data._win, data._lose) == (s.isWin(), s.isLose())
+        agents = data.agentStates
+        assert agents[0].configuration.pos == s.getPacmanPosition() and agents[0].isPacman
+        assert agents[0].configuration.direction == s.getPacmanState().getDirection()
+        for number, ghost in enumerate(agents[1:], start=1):
+            classic = s.getGhostState(number)
+            assert ghost.configuration.pos == classic.configuration.pos
+            assert ghost.configuration.direction == classic.configuration.direction
+            assert ghost.scaredTimer == classic.scaredTimer and not ghost.isPacman
+
+
+def test_the_data_fields_are_read_only_and_changing_a_copy_changes_nothing() -> None:
+    s = played("smallClassic", 2, 0, seed=0)[0]
+    for target, name in ((s.data, "score"), (s.data, "food"), (s.data.layout, "totalFood"),
+                         (s.data, "_win")):
+        with pytest.raises(AttributeError, match="read-only"):
+            setattr(target, name, 10**6)
+    food = s.data.food
+    x, y = food.asList()[0]
+    food[x][y] = False
+    s.data.layout.walls[0][0] = False
+    s.data.agentStates[0].configuration.pos = (99, 99)
+    s.data.agentStates[1].scaredTimer = 40
+    assert s.getFood()[x][y] and s.data.food[x][y] and s.getWalls()[0][0]
+    assert s.data.agentStates[0].configuration.pos == s.getPacmanPosition()
+    assert s.data.agentStates[1].scaredTimer == 0 == s.getGhostState(1).scaredTimer

@@ -248,3 +248,24 @@ def test_the_pacman_command_runs_in_a_cs188_folder_on_pythonpath(cs188_folder: P
     version = subprocess.run([command, "--version"], cwd=cs188_folder, env=env,
                              capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("pacman ")
+
+
+def test_a_student_file_reading_the_data_fields_gets_the_points_of_the_same_code_on_getters(
+        ) -> None:
+    """`reads_data` is the correct submission with its ReflexAgent's evaluation reading
+    `state.data` (`layout.totalFood`, `layout.walls.data`, `agentStates[i].configuration.pos`,
+    `scaredTimer`, `food`, `score`, `_win`, `_lose`) instead of the getters, as several real
+    student files do: the same evaluation, so q1 plays the same games and gets the same
+    points and messages."""
+    from pacman.grading.cases.suite import find_suite
+    from pacman.grading.running.contestant import Contestant
+    from pacman.grading.running.session import grade_suite
+
+    suite = find_suite([Path(__file__).parents[2] / "pacman" / "grading" / "test_cases"]
+                       ).select(["q1"])
+    here = Path(__file__).parent / "submissions"
+    reads_data = grade_suite(suite, Contestant(here / "reads_data" / "multiAgents.py"))
+    getters = grade_suite(suite, Contestant(here / "correct" / "multiAgents.py"))
+    assert [q.points for q in reads_data] == [q.points for q in getters] == [4]
+    assert [[t.messages for t in q.tests] for q in reads_data] == [
+        [t.messages for t in q.tests] for q in getters]

@@ -130,10 +130,13 @@ def play(*argv: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedPro
 ])
 def test_agent_faults_in_this_process_are_recorded_crashes(folder: Path, agent: str,
                                                            reason: str) -> None:
-    done = play("-p", f"faulty:{agent}", cwd=folder)
+    done = play("-p", f"faulty:{agent}", "--isolation", "none", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert "crash" in done.stdout and reason in done.stdout, done.stdout
     assert "Traceback" not in done.stderr
+    hosted = play("-p", f"faulty:{agent}", cwd=folder)  # in its agent host: still a crash
+    assert hosted.returncode == 0 and "crash" in hosted.stdout, hosted.stdout + hosted.stderr
+    assert "Traceback" not in hosted.stderr
 
 
 def test_a_class_that_cannot_play_is_one_line(folder: Path) -> None:
@@ -154,9 +157,14 @@ def test_a_class_that_cannot_play_is_one_line(folder: Path) -> None:
     ("Swallow", "move went over the limit of 0.3s; its process was stopped"),
 ])
 def test_a_move_limit_stops_any_agent(folder: Path, agent: str, reason: str) -> None:
-    done = play("-p", f"faulty:{agent}", "--timeout", "0.3", cwd=folder)
+    done = play("-p", f"faulty:{agent}", "--timeout", "0.3", "--isolation", "none", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert "timeout" in done.stdout and reason in done.stdout, done.stdout
+    # in its agent host, the referee's clock stops any agent, one that swallows the game's
+    # interrupt too, without stopping the game's process
+    hosted = play("-p", f"faulty:{agent}", "--timeout", "0.3", cwd=folder)
+    assert hosted.returncode == 0, hosted.stderr
+    assert "timeout" in hosted.stdout and "move went over the limit of 0.3s" in hosted.stdout
 
 
 def test_a_game_limit_stops_a_game_of_slow_but_legal_moves(folder: Path) -> None:
@@ -166,9 +174,14 @@ def test_a_game_limit_stops_a_game_of_slow_but_legal_moves(folder: Path) -> None
 
 
 def test_an_agent_that_ends_its_process_is_a_crash_of_the_game(folder: Path) -> None:
-    done = play("-p", "faulty:HardKiller", "--timeout", "5", cwd=folder)
+    done = play("-p", "faulty:HardKiller", "--timeout", "5", "--isolation", "none",
+                cwd=folder)
     assert done.returncode == 0, done.stderr
     assert "the agents' process died (exit code 3)" in done.stdout
+    hosted = play("-p", "faulty:HardKiller", "--timeout", "5", cwd=folder)
+    assert hosted.returncode == 0, hosted.stderr
+    assert "crash" in hosted.stdout and "the agent's process died (exit code 3)" in (
+        hosted.stdout)
 
 
 def test_watched_games_keep_the_moves_made_before_the_kill(folder: Path) -> None:
@@ -236,7 +249,8 @@ def test_a_batch_move_limit_stops_any_agent_and_keeps_the_batch_going(folder: Pa
     db = folder / "r.db"
     done = subprocess.run([sys.executable, "-m", "pacman", "batch", "-p", "faulty:Swallow",
                            "-p", "faulty:Killer", "-p", "greedy", "-l", "testClassic", "-n", "2",
-                           "-j", "2", "--move-timeout", "0.5", "-o", str(db)],
+                           "-j", "2", "--move-timeout", "0.5", "-o", str(db),
+                           "--isolation", "none"],  # the agents in the watched child itself
                           capture_output=True, text=True, cwd=folder, timeout=180)
     assert done.returncode == 0, done.stderr
     assert "6 games played" in done.stdout

@@ -210,9 +210,10 @@ class Dier(RandomAgent):
 '''
 
 
+@pytest.mark.parametrize("isolation", ["process", "none"])
 def test_crashing_hanging_and_dying_agents_are_recorded(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], isolation: str) -> None:
     (tmp_path / "faulty_agents.py").write_text(FAULTY_AGENTS)
     monkeypatch.syspath_prepend(str(tmp_path))  # spawned workers inherit sys.path
     db = tmp_path / "faults.db"
@@ -220,7 +221,7 @@ def test_crashing_hanging_and_dying_agents_are_recorded(
     code, out, err = cli("batch", "-p", "faulty_agents:Crasher", "-p", "faulty_agents:Sleeper",
                          "-p", "faulty_agents:Dier", "-p", "random", "-l", "testClassic",
                          "-n", "1", "-j", "2", "--game-timeout", "3", "-o", str(db),
-                         capsys=capsys)
+                         "--isolation", isolation, capsys=capsys)
     assert code == 0, err
     assert time.perf_counter() - started < 60
     assert "4 games played" in out
@@ -233,8 +234,12 @@ def test_crashing_hanging_and_dying_agents_are_recorded(
     assert (sleeper.outcome, sleeper.complete, sleeper.score) == (Outcome.TIMEOUT, False, None)
     assert "game time limit of 3s" in (sleeper.fault or "")
     dier = games["faulty_agents:Dier"]
-    assert (dier.outcome, dier.complete) == (Outcome.CRASH, False)
-    assert "worker" in (dier.fault or "") and "BrokenProcessPool" in (dier.fault or "")
+    if isolation == "none":  # it ended the worker: the batch records the worker's death
+        assert (dier.outcome, dier.complete) == (Outcome.CRASH, False)
+        assert "worker" in (dier.fault or "") and "BrokenProcessPool" in (dier.fault or "")
+    else:  # it is process 1 of its host's world, where its own SIGKILL does nothing: it
+        # returns no action, and the referee records its crash; the game is complete
+        assert (dier.outcome, dier.complete) == (Outcome.CRASH, True)
     assert games["RandomAgent"].complete  # played to the end despite its neighbours
 
 

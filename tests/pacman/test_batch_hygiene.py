@@ -231,7 +231,7 @@ def test_a_game_whose_worker_is_killed_twice_is_a_recorded_crash(
     db = agents_folder / "r.db"
     code, _out, err = cli("batch", "-p", "test_agents:Killer", "-p", "random", "-l",
                          "testClassic", "-n", "1", "-j", "2", "--max-moves", "50", "-o",
-                         str(db), capsys=capsys)
+                         str(db), "--isolation", "none", capsys=capsys)  # in the worker
     assert code == 0, err
     with ResultStore(db) as store:
         games = {game.config.pacman.name: game for game in store.games()}

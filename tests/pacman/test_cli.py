@@ -222,7 +222,7 @@ def test_agent_settings_reach_the_agent_typed(tmp_path: Path, monkeypatch: pytes
     (tmp_path / "cli_probe_agent.py").write_text(textwrap.dedent(AGENT_MODULE))
     monkeypatch.syspath_prepend(str(tmp_path))
     code, out, err = run(["play", "-l", "smallClassic", "-p", "cli_probe_agent:Probe", "-q",
-                          "-k", "0", "--max-moves", "2", "--seed", "0",
+                          "-k", "0", "--max-moves", "2", "--seed", "0", "--isolation", "none",
                           "-a", "depth=3,x=1.5,flag=true,evaluation=score:1,food:-1.5"], capsys)
     assert (code, err) == (0, "")
     import cli_probe_agent  # type: ignore[import-not-found]

@@ -27,7 +27,8 @@ from pacman.grading.running.classic_game import ClassicGame, play_classic_game
 from pacman.grading.running.contestant import Contestant
 from pacman.layout import Layout, ghosts_in_play, load_layout
 
-__all__ = ["EvalTest", "load_test", "parse_agent_args", "run", "write_solution"]
+__all__ = ["EvalTest", "classic_time_bound", "load_test", "parse_agent_args", "run",
+           "write_solution"]
 
 CLASS = "EvalAgentTest"
 MEASURES = (("score", "average score"), ("nonTimeout", "games not timed out"),
@@ -118,6 +119,24 @@ def load_test(test: ParsedFile) -> EvalTest:
         thresholds=(thresholds[0], thresholds[1], thresholds[2]),
         # the classic files always give max_points; without it, every threshold is a point
         max_points=int(_number(test, "max_points") or sum(len(t) for t in thresholds)))
+
+
+def classic_time_bound(test: ParsedFile) -> float | None:
+    """How long the classic autograder lets an agent test run: `maxTime` seconds of the
+    agent's own time per game, for `numGames` games (CS188 gave a slow but correct ReflexAgent
+    its points after 356 s). None for another kind of test, or one whose fields are broken
+    (running it reports the error)."""
+    entry = test.get("class")
+    if entry is None or entry.value != "EvalAgentTest":
+        return None
+    try:
+        games = int(test.require("numGames").value)
+        max_time = float(test.require("maxTime").value)
+    except (TestCaseError, ValueError):
+        return None
+    if games < 1 or not 0 < max_time < float("inf"):
+        return None
+    return games * max_time
 
 
 def _find_layout(name: str, test_path: Path) -> Layout:

@@ -5,12 +5,20 @@ default, anywhere inside) or a `.py` file directly in the folder. Each is graded
 `grade_isolated` under the same hard limits; `-j` of them run at once. The results are written
 as a CSV and a JSON of points per student and question, a text report per student (with what
 their code printed), and, if asked, a Gradescope `results.json` per student.
+
+Each student's report is also kept as it finishes (`graded/NAME.json` in the results folder,
+written whole or not at all), under a key of what decided it: the suite's files, the student's
+Python files and the limits. A class graded again into the same folder skips every student
+whose key is unchanged, so an interrupted class (Ctrl-C, a killed grader) resumes where it
+stopped, and a student who resubmits is graded again.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -44,6 +52,8 @@ class Submission:
     name: str
     path: Path | None
     problem: str = ""
+    #: the student's folder (None for a `.py` file given directly)
+    folder: Path | None = None
 
 
 def find_submissions(folder: str | Path, agents_file: str = "multiAgents.py"
@@ -61,9 +71,10 @@ def find_submissions(folder: str | Path, agents_file: str = "multiAgents.py"
             candidates = [direct] if direct.is_file() else sorted(
                 entry.rglob(agents_file), key=lambda p: (len(p.parts), str(p)))
             if candidates:
-                found.append(Submission(entry.name, candidates[0]))
+                found.append(Submission(entry.name, candidates[0], folder=entry))
             else:
-                found.append(Submission(entry.name, None, f"no {agents_file} in {entry}"))
+                found.append(Submission(entry.name, None, f"no {agents_file} in {entry}",
+                                        entry))
         elif entry.suffix == ".py":
             found.append(Submission(entry.stem, entry))
     if not found:
@@ -74,17 +85,32 @@ def find_submissions(folder: str | Path, agents_file: str = "multiAgents.py"
     for submission in found:  # `alice/` and `alice.py` both: keep both, apart
         count = seen[submission.name] = seen.get(submission.name, 0) + 1
         name = submission.name if count == 1 else f"{submission.name}-{count}"
-        unique.append(Submission(name, submission.path, submission.problem))
+        unique.append(Submission(name, submission.path, submission.problem, submission.folder))
     return unique
 
 
 def grade_class(suite: Suite, submissions: Sequence[Submission],
                 limits: HardLimits = DEFAULT_LIMITS, jobs: int = 1,
                 on_report: Callable[[SubmissionReport], None] | None = None,
+                keep: str | Path | None = None,
+                on_kept: Callable[[SubmissionReport], None] | None = None,
                 ) -> list[SubmissionReport]:
     """Grade every submission, `jobs` at a time, each in its own worker processes under
-    `limits`; reports come back in the submissions' order (`on_report` gets each as it ends)."""
+    `limits`; reports come back in the submissions' order (`on_report` gets each as it ends).
+
+    With `keep` (a results folder), each report is kept there as it finishes, and a student
+    already kept under the same key is not graded again (`on_kept` gets their report)."""
     reports: dict[str, SubmissionReport] = {}
+    suite_key = _suite_key(suite)
+    todo = []
+    for submission in submissions:
+        kept = None if keep is None else _kept(keep, submission, suite_key, limits)
+        if kept is None:
+            todo.append(submission)
+            continue
+        reports[submission.name] = kept
+        if on_kept is not None:
+            on_kept(kept)
 
     def grade_one(submission: Submission) -> SubmissionReport:
         if submission.path is None:
@@ -93,13 +119,75 @@ def grade_class(suite: Suite, submissions: Sequence[Submission],
         return grade_isolated(suite, submission.path, limits, submission.name)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grade_one, s): s for s in submissions}
+        futures = {pool.submit(grade_one, s): s for s in todo}
         for future in as_completed(futures):
             report = future.result()
-            reports[futures[future].name] = report
+            submission = futures[future]
+            reports[submission.name] = report
+            if keep is not None:
+                _keep(keep, submission, suite_key, limits, report)
             if on_report is not None:
                 on_report(report)
     return [reports[s.name] for s in submissions]
+
+
+def _digest(paths: Sequence[Path], root: Path | None = None) -> str:
+    """A hash of files' names (relative to `root`) and contents, in name order."""
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted(paths):
+        name = path.relative_to(root).as_posix() if root is not None else path.name
+        digest.update(name.encode() + b"\0")
+        try:
+            digest.update(path.read_bytes() + b"\0")
+        except OSError as error:
+            digest.update(f"unreadable: {error.strerror}".encode() + b"\0")
+    return digest.hexdigest()
+
+
+def _suite_key(suite: Suite) -> str:
+    files = [path for path in suite.root.rglob("*") if path.is_file()
+             and "__pycache__" not in path.parts]
+    return _digest(files, suite.root) + "".join(q.name for q in suite.questions)
+
+
+def _submission_key(submission: Submission, suite_key: str, limits: HardLimits) -> str:
+    if submission.path is None:
+        own = submission.problem
+    elif submission.folder is None:  # a .py file given directly: that file
+        own = _digest([submission.path])
+    else:  # every Python file of the student's folder (the helpers it may import)
+        own = _digest([p for p in submission.folder.rglob("*.py") if p.is_file()],
+                      submission.folder)
+    return hashlib.blake2b(f"{suite_key}\n{own}\n{limits}".encode(),
+                           digest_size=16).hexdigest()
+
+
+def _kept_path(keep: str | Path, submission: Submission) -> Path:
+    return Path(keep) / "graded" / f"{_safe_name(submission.name)}.json"
+
+
+def _kept(keep: str | Path, submission: Submission, suite_key: str,
+          limits: HardLimits) -> SubmissionReport | None:
+    """The report kept for `submission` under the same key, or None (none, another key, or a
+    file that cannot be read: the student is graded again)."""
+    try:
+        data = json.loads(_kept_path(keep, submission).read_text(encoding="utf-8"))
+        if data.get("key") != _submission_key(submission, suite_key, limits):
+            return None
+        return SubmissionReport.from_dict(data["report"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _keep(keep: str | Path, submission: Submission, suite_key: str, limits: HardLimits,
+          report: SubmissionReport) -> None:
+    """Keep `report` whole or not at all (a temporary file renamed into place)."""
+    path = _kept_path(keep, submission)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"key": _submission_key(submission, suite_key, limits), "report": report.to_dict()}
+    temporary = path.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def _safe_name(name: str) -> str:

@@ -3,9 +3,13 @@
 A worker (`pacman.grading.running.worker`) grades the questions in order and reports each test
 as it ends. The parent holds the clock: a test over `test_seconds`, or a question over
 `question_seconds`, gets its worker killed and is recorded as `timeout` (0 points for the
-question); a worker that dies (`sys.exit` in a thread, `os._exit`, a segfault, the memory cap)
-is recorded as that test's `crash` with the reason. Either way a fresh worker takes the
-questions that are left, so one bad question costs only itself.
+question). A test's own classic limits come first: an agent test may run as long as the classic
+autograder lets it (`maxTime` per game, `numGames` games: `classic_time_bound`, plus a margin
+of `CLASSIC_MARGIN` for the ghosts and the game itself), even past `test_seconds`, and its
+question's limit grows by the same amount. The classic limits inside the test still end a
+late game as timed out, as in CS188. A worker that dies (`sys.exit` in a thread, `os._exit`,
+a segfault, the memory cap) is recorded as that test's `crash` with the reason. Either way a
+fresh worker takes the questions that are left, so one bad question costs only itself.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pacman.errors import TestCaseError
+from pacman.grading.cases.eval_case import classic_time_bound
+from pacman.grading.cases.parser import parse_file
 from pacman.grading.cases.suite import Question, Suite
 from pacman.grading.reports.results import (
     QuestionResult,
@@ -29,6 +36,9 @@ from pacman.hosting.isolation import Child, ChildDied, Limits
 __all__ = ["DEFAULT_LIMITS", "HardLimits", "grade_isolated"]
 
 WORKER = "pacman.grading.running.worker"
+#: what a test's classic bound is stretched by before its worker is killed: the ghosts' moves
+#: and the game's own work are not in the agent's `maxTime` (a factor, then seconds)
+CLASSIC_MARGIN = (1.25, 5.0)
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,7 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
     outputs: list[str] = []
     error = ""
     while remaining:
-        child = Child(WORKER, Limits(memory_mb=limits.memory_mb))
+        child = Child(WORKER, Limits(memory_mb=limits.memory_mb), private=True)
         try:
             # the paths as given (the worker shares our folder): questions keep their names
             child.send({"paths": list(suite.paths) or [str(suite.root)],
@@ -111,6 +121,8 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
            on_question: Callable[[QuestionResult], None] | None) -> str:
     """Follow one worker until it is done, killed or dead; returns a load error or ""."""
     by_name = {q.name: q for q in remaining}
+    test_allowed, question_allowed = limits.test_seconds, limits.question_seconds
+    bounds: dict[str, float] = {}
     question: Question | None = None
     question_started = test_started = time.monotonic()
     current: str | None = None
@@ -124,9 +136,9 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
 
     while True:
         now = time.monotonic()
-        deadline = test_started + limits.test_seconds
+        deadline = test_started + test_allowed
         if question is not None:
-            deadline = min(deadline, question_started + limits.question_seconds)
+            deadline = min(deadline, question_started + question_allowed)
         try:
             message = child.receive(max(0.0, deadline - now))
         except ChildDied as died:
@@ -145,10 +157,10 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
             if not loaded:
                 return f"loading the submission took over {limits.test_seconds:g}s"
             over_question = question is not None and (
-                time.monotonic() - question_started >= limits.question_seconds)
-            reason = (f"over the time limit of {limits.question_seconds:g}s per question"
+                time.monotonic() - question_started >= question_allowed)
+            reason = (f"over the time limit of {question_allowed:g}s per question"
                       if over_question else
-                      f"over the time limit of {limits.test_seconds:g}s per test")
+                      f"over the time limit of {test_allowed:g}s per test")
             victim = question or next((q for q in remaining if q.name not in results), None)
             if victim is not None:
                 record(_cut_short(suite, victim, finished, current, TestStatus.TIMEOUT, reason,
@@ -164,19 +176,40 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
             question = by_name[str(message["question"])]
             question_started = time.monotonic()
             finished, current = [], None
+            bounds = classic_bounds(suite, question, limits)
+            question_allowed = limits.question_seconds + sum(
+                bound - limits.test_seconds for bound in bounds.values())
         elif event == "test_start":
             current = str(message["test"])
             test_started = time.monotonic()
+            test_allowed = bounds.get(current, limits.test_seconds)
         elif event == "test_done":
             result = TestResult.from_dict(message["result"])
             finished.append(result)
             current = None
             test_started = time.monotonic()
+            test_allowed = limits.test_seconds
             if on_test is not None:
                 on_test(str(message["question"]), result)
         elif event == "question_done":
             record(QuestionResult.from_dict(message["result"]))
             question, current, finished = None, None, []
             test_started = time.monotonic()
+            test_allowed, question_allowed = limits.test_seconds, limits.question_seconds
         elif event == "done":
             return ""
+
+
+def classic_bounds(suite: Suite, question: Question, limits: HardLimits) -> dict[str, float]:
+    """The tests of `question` whose classic limits allow more than `limits.test_seconds`, by
+    name, with the seconds they get (the classic bound stretched by `CLASSIC_MARGIN`)."""
+    factor, seconds = CLASSIC_MARGIN
+    bounds: dict[str, float] = {}
+    for path in question.tests:
+        try:
+            bound = classic_time_bound(parse_file(path))
+        except TestCaseError:  # a broken file: running it says so
+            continue
+        if bound is not None and bound * factor + seconds > limits.test_seconds:
+            bounds[relative_name(suite, path)] = bound * factor + seconds
+    return bounds

@@ -1,0 +1,133 @@
+"""The referee: a user's agent plays from an agent host, and nothing it does there changes the
+game of record. Honest agents play the same games with and without isolation; cheating agents,
+each playing at random apart from its cheat, get exactly what random play gets."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pacman import load_layout
+from pacman.hosting.isolation import private_processes
+from pacman.hosting.local import play
+from pacman.record import GameRecord, Outcome
+from pacman.state import GameState
+from pacman.task import AgentSpec, GameSpec
+
+CHEATERS = textwrap.dedent('''
+    import gc, os, random, signal, sys
+
+
+    class _Random:
+        """Plays like RandomAgent: one draw from the game's generator per move."""
+
+        index = 0
+
+        def set_rng(self, rng):
+            self.rng = rng
+
+        def get_action(self, state):
+            self.cheat(state)
+            return self.rng.choice(state.legal_actions(0))
+
+        def cheat(self, state):
+            pass
+
+
+    class Honest(_Random):
+        pass
+
+
+    class WritesScore(_Random):
+        def cheat(self, state):
+            object.__setattr__(state, "_score", 10**6)
+
+
+    class WritesEveryState(_Random):
+        def cheat(self, state):
+            for thing in gc.get_objects():
+                if type(thing).__name__ == "GameState":
+                    object.__setattr__(thing, "_score", 10**6)
+                    object.__setattr__(thing, "_food", 0)
+
+
+    class PatchesTheRules(_Random):
+        def cheat(self, state):
+            rules = sys.modules["pacman.state"].GameState
+            rules.is_win = lambda self: True
+            rules.successor = lambda self, agent, action: self
+
+
+    class ReseedsTheGhosts(_Random):
+        def cheat(self, state):
+            self.rng.seed(0)  # the ghosts draw from the same generator
+            for thing in gc.get_objects():
+                if isinstance(thing, random.Random):
+                    thing.setstate(random.Random(1).getstate())
+
+
+    class ExitsItsProcess(_Random):
+        def cheat(self, state):
+            os._exit(0)
+
+
+    class KillsItsParent(_Random):
+        def cheat(self, state):
+            os.kill(os.getppid(), signal.SIGKILL)
+''')
+
+
+@pytest.fixture(scope="module")
+def cheaters(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("agents") / "cheaters.py"
+    path.write_text(CHEATERS, encoding="utf-8")
+    return path
+
+
+def game(path: Path | str, name: str, seed: int, isolation: str = "process",
+         ghost: str = "DirectionalGhost") -> GameRecord:
+    spec = GameSpec.of(load_layout("smallClassic"), AgentSpec(f"{path}:{name}"),
+                       AgentSpec(ghost), None, seed, max_moves=200)
+    return play(spec, isolation=isolation)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_an_honest_agent_plays_the_same_game_with_and_without_isolation(cheaters: Path,
+                                                                        seed: int) -> None:
+    hosted, trusted = game(cheaters, "Honest", seed), game(cheaters, "Honest", seed, "none")
+    assert hosted == trusted and hosted.pacman_moves > 0
+
+
+@pytest.mark.parametrize("cheater", ["WritesScore", "WritesEveryState", "PatchesTheRules",
+                                     "ReseedsTheGhosts"])
+def test_a_cheater_gets_exactly_what_random_play_gets(cheaters: Path, cheater: str) -> None:
+    honest = game(cheaters, "Honest", 3)
+    cheated = game(cheaters, cheater, 3)
+    assert (cheated.outcome, cheated.score, cheated.actions) == (
+        honest.outcome, honest.score, honest.actions)
+    assert cheated.score < 10**5
+
+
+@pytest.mark.parametrize("cheater", ["WritesScore", "PatchesTheRules"])
+def test_without_isolation_the_same_cheats_do_change_the_game(
+        cheaters: Path, cheater: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for rule in ("is_win", "successor"):  # put back what the cheater patches in this process
+        monkeypatch.setattr(GameState, rule, getattr(GameState, rule))
+    honest = game(cheaters, "Honest", 3, "none")
+    cheated = game(cheaters, cheater, 3, "none")
+    assert (cheated.outcome, cheated.score) != (honest.outcome, honest.score)
+
+
+@pytest.mark.parametrize("cheater", ["ExitsItsProcess", "KillsItsParent"])
+def test_an_agent_that_ends_its_process_or_its_parent_crashes_alone(cheaters: Path,
+                                                                    cheater: str) -> None:
+    if cheater == "KillsItsParent" and not private_processes():
+        pytest.skip("no PID namespace here: the agent would kill the test run")
+    record = game(cheaters, cheater, 0)
+    assert record.outcome is Outcome.CRASH and record.fault_agent == 0, record.fault
+    # its signal ends its host (in its own PID namespace, `getppid()` is 0: the signal goes to
+    # its own process group); the host may still answer the move it was making
+    assert "the agent's process" in (record.fault or ""), record.fault
+    assert record.pacman_moves <= 1
