@@ -294,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
     games = _first(args.games, experiment.games, 10)
     seed = _first(args.seed, experiment.seed, 0)
     game_time_limit = _first(args.game_time_limit, experiment.game_time_limit)
-    configs = resolve_configs(_clamp_ghosts(grid.configs()))
+    configs = resolve_configs(_clamp_ghosts(grid.configs()), args.isolation)
     if args.dry_run:
         return _dry_run(configs, games, seed, args.out)
     backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None

@@ -126,7 +126,7 @@ def paired_configs(pacman: AgentSpec, ghost: AgentSpec, args: argparse.Namespace
                           paired=True)
                for layout in args.layout or [DEFAULT_LAYOUT]
                for count in args.num_ghosts or [None]]
-    return resolve_configs(_clamp_ghosts(configs))
+    return resolve_configs(_clamp_ghosts(configs), args.isolation)
 
 
 @contextmanager

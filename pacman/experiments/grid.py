@@ -25,6 +25,7 @@ from pacman.errors import BatchError, LayoutError, RegistryError
 from pacman.experiments.config import GameConfig
 from pacman.experiments.versions import agent_code_files, code_version, setting_code_files
 from pacman.game import describe
+from pacman.hosting.agent_host import resolve_in_host, trusted
 from pacman.layout import check_playable, ghosts_in_play, load_layout, shipped_layouts
 from pacman.task import AgentSpec, Setting
 
@@ -83,27 +84,31 @@ class ResolvedConfig:
     code: str = ""  # the code version of its games (`pacman.experiments.versions`)
 
 
-def plan(grid: Grid) -> list[ResolvedConfig]:
+def plan(grid: Grid, isolation: str = "process") -> list[ResolvedConfig]:
     """The grid's configurations, resolved and without duplicates, in grid order."""
-    return resolve_configs(grid.configs())
+    return resolve_configs(grid.configs(), isolation)
 
 
-def resolve_configs(configs: Sequence[GameConfig]) -> list[ResolvedConfig]:
+def resolve_configs(configs: Sequence[GameConfig], isolation: str = "process"
+                    ) -> list[ResolvedConfig]:
     """Resolve each configuration (see `resolve_config`), dropping duplicates."""
     seen: dict[str, ResolvedConfig] = {}
     for config in configs:
-        resolved = resolve_config(config)
+        resolved = resolve_config(config, isolation)
         seen.setdefault(resolved.config.key(), resolved)
     return list(seen.values())
 
 
-def resolve_config(config: GameConfig) -> ResolvedConfig:
+def resolve_config(config: GameConfig, isolation: str = "process") -> ResolvedConfig:
     """The canonical form of a configuration, checked by building its agents once.
 
     Agent names become class names (`alphabeta` -> `AlphaBetaAgent`), settings get the class's
     defaults filled in (so `-p alphabeta` and `-a depth=2` are one configuration), a shipped
     layout stays a name and a layout file becomes an absolute path, and `num_ghosts=None`
     becomes the layout's number of ghosts. Raises LayoutError, RegistryError or BatchError.
+    With `isolation="process"` (the default), an agent of the user's is resolved in an agent
+    host (`canonical_agent` run there), so this process, which writes the results, never
+    imports the user's code; `none` resolves it here.
     """
     layout = load_layout(config.layout)
     layout_key = config.layout if config.layout in shipped_layouts() else str(
@@ -114,8 +119,8 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
         raise BatchError(f"layout {layout.name} has {len(layout.ghost_starts)} ghost start(s): "
                          f"cannot play with {config.num_ghosts} ghosts") from None
     check_playable(layout, count)
-    pacman, pacman_agent, pacman_files = _canonical(config.pacman, "pacman", 0)
-    ghost, ghost_agent, ghost_files = _canonical(config.ghost, "ghost", 1)
+    pacman, pacman_name, pacman_files = _canonical(config.pacman, "pacman", 0, isolation)
+    ghost, ghost_name, ghost_files = _canonical(config.ghost, "ghost", 1, isolation)
     if config.max_moves is not None and config.max_moves < 1:
         raise BatchError(f"max_moves must be >= 1, got {config.max_moves}")
     if config.move_time_limit is not None and config.move_time_limit <= 0:
@@ -123,14 +128,22 @@ def resolve_config(config: GameConfig) -> ResolvedConfig:
     limit = config.move_time_limit
     canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
                            None if limit is None else float(limit), config.paired)
-    names = (describe(pacman_agent), *[describe(ghost_agent)] * count)
+    names = (pacman_name, *[ghost_name] * count)
     code = code_version([*pacman_files, *ghost_files])
     return ResolvedConfig(canonical, layout.name, names, code)
 
 
-def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, list[Path]]:
-    """The spec with default settings filled in, the agent built from it, and the files of
-    the user's code it runs (for its code version)."""
+def _canonical(spec: AgentSpec, role: str, index: int, isolation: str
+               ) -> tuple[AgentSpec, str, list[Path]]:
+    if isolation == "process" and not trusted(spec.name, role, spec.settings_dict()):
+        return resolve_in_host(spec, role, index)
+    return canonical_agent(spec, role, index)
+
+
+def canonical_agent(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, str, list[Path]]:
+    """The spec with default settings filled in, the description of the agent built from it
+    (built once, so bad settings are found now), and the files of the user's code it runs (for
+    its code version). Runs the agent's code: for an agent of the user's, in its host."""
     found = find_agent(spec.name, role)
     if isinstance(found, AgentEntry):
         if found.class_name == "KeyboardAgent":
@@ -178,7 +191,7 @@ def _canonical(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, Any, 
                 settings[parameter.name] = default
         settings.update(spec.settings)
     files = agent_code_files(cls) + setting_code_files(spec.settings_dict())
-    return AgentSpec.of(name, settings), agent, files
+    return AgentSpec.of(name, settings), describe(agent), files
 
 
 # --- experiment files ---------------------------------------------------------------------

@@ -231,7 +231,8 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
     if game_time_limit is not None and not 0 < game_time_limit <= MAX_SECONDS:
         raise BatchError(f"game_time_limit must be > 0 and at most {MAX_SECONDS:,.0f} seconds, "
                          f"got {game_time_limit}")
-    resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs])
+    resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs],
+                               isolation)
     for entry in resolved:
         _check_numbers(entry.config)
     if len(resolved) * games > MAX_GAMES:

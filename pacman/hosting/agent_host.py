@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pacman.errors import RegistryError
@@ -30,8 +31,9 @@ from pacman.errors import RegistryError
 if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs neither
     from pacman.hosting.isolation import Child
     from pacman.state import GameState
+    from pacman.task import AgentSpec
 
-__all__ = ["HostedAgent", "HostFault", "trusted"]
+__all__ = ["HostedAgent", "HostFault", "resolve_in_host", "trusted"]
 
 WORKER = "pacman.hosting.agent_worker"
 #: how long building an agent (importing the user's file) may take before it is given up
@@ -238,3 +240,48 @@ def _is_weight(part: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def resolve_in_host(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, str, list[Path]]:
+    """`pacman.experiments.grid.canonical_agent` of an agent of the user's, run in an agent
+    host of its own (so the process that asks never imports the agent's code): the canonical
+    spec, the agent's description and its code files. The errors are the ones the same call
+    raises in this process (`RegistryError`, `BatchError`, one line each)."""
+    from pacman import errors
+    from pacman.hosting.isolation import Child, ChildDied, Limits
+    from pacman.task import AgentSpec
+
+    child = Child(WORKER, Limits(), private=True)
+    try:
+        child.send({"resolve": {"agent": spec.to_json(), "role": role, "index": index}})
+        answer = child.receive(BUILD_SECONDS)
+    except ChildDied as died:
+        raise errors.BatchError(f"cannot build {role} agent {spec.name}: its process died "
+                                f"({died.reason})") from None
+    finally:
+        child.kill()
+        child.close()
+    if answer is None:
+        raise errors.BatchError(f"cannot build {role} agent {spec.name}: over "
+                                f"{BUILD_SECONDS:g}s")
+    error = answer.get("error")
+    if isinstance(error, dict) or not isinstance(answer.get("resolved"), dict):
+        error = error if isinstance(error, dict) else {"type": "", "text": repr(answer)[:200]}
+        kind = getattr(errors, str(error.get("type")), None)
+        text = str(error.get("text", ""))
+        if isinstance(kind, type) and issubclass(kind, errors.PacmanError) and kind not in (
+                errors.LayoutError, errors.TestCaseError):
+            raise kind(text)
+        raise errors.BatchError(f"cannot build {role} agent {spec.name}: "
+                                f"{error.get('type')}: {text}")
+    resolved = answer["resolved"]
+    files = resolved.get("files")
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise errors.BatchError(f"cannot build {role} agent {spec.name}: its host answered "
+                                "no list of files")
+    try:
+        canonical = AgentSpec.from_json(resolved.get("agent"), f"{role} agent")
+    except ValueError as problem:
+        raise errors.BatchError(f"cannot build {role} agent {spec.name}: {problem}") from None
+    return canonical, str(resolved.get("description", canonical.name))[:200], [
+        Path(f) for f in files]

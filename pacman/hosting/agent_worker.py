@@ -6,6 +6,9 @@ The referee (`pacman.hosting.agent_host`) sends one request at a time and this s
   CS188 student's class or an `evaluation=module:function` is imported only in this process),
   and the layout's text and the number of ghosts, so that states can be rebuilt from their
   fields; the answer is the agent's `describe()` text;
+- `resolve`: a batch configuration's agent resolved to its canonical settings, description
+  and code files (`pacman.experiments.grid.canonical_agent`), for a batch that must not import
+  the user's code itself;
 - `call`: one of the agent's hooks (`set_rng`, `register_initial_state`, `get_action`, `final`)
   on a state rebuilt from the referee's (`GameState.recreate`): a fresh value for each call, so
   whatever the agent does to it stays here. The answer is the action's name (for
@@ -78,7 +81,25 @@ def main() -> None:
             agent, origin, answer = _build(request["build"])
             channel.send(answer)
             continue
+        if "resolve" in request:
+            channel.send(_resolve(request["resolve"]))
+            continue
         channel.send(_call(agent, origin, request["call"], request.get("state"), channel))
+
+
+def _resolve(request: dict[str, Any]) -> dict[str, Any]:
+    """A batch configuration's agent, resolved here (`canonical_agent`) for a parent that will
+    not import its code."""
+    from pacman.experiments.grid import canonical_agent
+    from pacman.task import AgentSpec
+
+    try:
+        spec, description, files = canonical_agent(
+            AgentSpec.from_json(request["agent"]), str(request["role"]), int(request["index"]))
+    except BaseException as error:  # the user's code may raise anything while it loads
+        return _error(error)
+    return {"resolved": {"agent": spec.to_json(), "description": description,
+                         "files": [str(path) for path in files]}}
 
 
 def _build(request: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:

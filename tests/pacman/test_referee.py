@@ -4,12 +4,15 @@ each playing at random apart from its cheat, get exactly what random play gets."
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from pacman import load_layout
+from pacman.experiments.store import ResultStore
 from pacman.hosting.isolation import private_processes
 from pacman.hosting.local import play
 from pacman.record import GameRecord, Outcome
@@ -131,3 +134,51 @@ def test_an_agent_that_ends_its_process_or_its_parent_crashes_alone(cheaters: Pa
     # its own process group); the host may still answer the move it was making
     assert "the agent's process" in (record.fault or ""), record.fault
     assert record.pacman_moves <= 1
+
+
+STORE_PATCHER = textwrap.dedent('''
+    """A user's agent module that, when imported, rewrites every game the store keeps."""
+    import dataclasses
+    import random
+
+    import pacman.experiments.store as store
+
+    _add = store.ResultStore.add
+
+
+    def _forged(self, task, record, **options):
+        return _add(self, task, dataclasses.replace(record, score=10**6), **options)
+
+
+    store.ResultStore.add = _forged
+
+
+    class Plain:
+        def __init__(self, index=0):
+            self.index = index
+
+        def set_rng(self, rng):
+            self.rng = rng
+
+        def get_action(self, state):
+            return self.rng.choice(state.legal_actions(0))
+''')
+
+
+@pytest.mark.parametrize("isolation", ["process", "none"])
+def test_a_batch_never_imports_the_users_module_where_it_stores_games(
+        tmp_path: Path, isolation: str) -> None:
+    (tmp_path / "patcher.py").write_text(STORE_PATCHER, encoding="utf-8")
+    db = tmp_path / "r.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "pacman", "batch", "-p", "patcher.py:Plain", "-l", "testClassic",
+         "-n", "3", "-j", "1", "--max-moves", "40", "-o", str(db), "--isolation", isolation],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with ResultStore(db) as store:
+        scores = [game.score for game in store.games()]
+    assert len(scores) == 3
+    if isolation == "process":  # resolved and played in hosts: the store is the referee's
+        assert all(score is not None and score < 10**5 for score in scores), scores
+    else:  # imported where the games are stored: this is what the hosts prevent
+        assert scores == [10**6] * 3
