@@ -15,7 +15,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pacman.cli.options import non_negative_float, number_in, positive_int, seed_int
+from pacman.cli.options import (
+    add_isolation_option,
+    non_negative_float,
+    number_in,
+    positive_int,
+    seed_int,
+)
 from pacman.errors import UsageError
 
 if TYPE_CHECKING:
@@ -66,6 +72,7 @@ def add_parser(commands: Commands) -> None:
     tune.add_argument("--ghost", default="DirectionalGhost", metavar="AGENT",
                       help="the ghosts' agent (default DirectionalGhost)")
     tune.add_argument("--seed", type=seed_int, default=0, help="batch seed (default 0)")
+    add_isolation_option(tune)
     tune.add_argument("-j", "--jobs", type=positive_int, default=None,
                       help="worker processes (default: all cores)")
     tune.add_argument("-o", "--out", default=DEFAULT_OUT, metavar="FILE.json",
@@ -166,7 +173,8 @@ def run(args: argparse.Namespace) -> int:
     def play(configs: Sequence[ResolvedConfig], games: int, what: str, seed: int) -> BatchResult:
         with BatchProgress() as progress:
             result = run_batch(configs, games=games, store=args.results, seed=seed,
-                               jobs=args.jobs, on_progress=progress)
+                               jobs=args.jobs, on_progress=progress,
+                               isolation=args.isolation)
         print(f"{what}: {result.stored} games played now, {result.already} were already in "
               f"{result.path}", file=sys.stderr)
         return result

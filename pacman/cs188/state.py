@@ -278,10 +278,14 @@ _PACMAN_MOUTH = {"North": "v", "South": "^", "West": ">"}
 
 
 class _ReadOnly:
-    """A view whose attributes cannot be set: writing to it is an error, as it would change
-    nothing (the state is a value)."""
+    """A view of one adapter state whose attributes cannot be set: writing to it is an error,
+    as it would change nothing (the state is a value)."""
 
-    __slots__ = ()
+    __slots__ = ("_view",)
+    _view: CS188GameState
+
+    def __init__(self, view: CS188GameState) -> None:
+        object.__setattr__(self, "_view", view)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__}.{name} is read-only: the game state is a "
@@ -297,11 +301,7 @@ class ClassicLayout(_ReadOnly):
     (the dots at the start), `capsules` (at the start), `numGhosts` and `agentPositions`
     (`(isPacman, (x, y))` for each start, Pacman first)."""
 
-    __slots__ = ("_view",)
-    _view: CS188GameState
-
-    def __init__(self, view: CS188GameState) -> None:
-        object.__setattr__(self, "_view", view)
+    __slots__ = ()
 
     @property
     def width(self) -> int:
@@ -355,11 +355,7 @@ class ClassicData(_ReadOnly):
     changing one (`data.food[x][y] = False`) changes nothing else, and setting a field is an
     error: the state is a value."""
 
-    __slots__ = ("_view",)
-    _view: CS188GameState
-
-    def __init__(self, view: CS188GameState) -> None:
-        object.__setattr__(self, "_view", view)
+    __slots__ = ()
 
     @property
     def layout(self) -> ClassicLayout:

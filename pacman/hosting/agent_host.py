@@ -111,6 +111,9 @@ class HostedAgent:
                                 f"{error.get('text')}")
         self._description = str(answer["built"])
         self._describe_error = answer.get("describe_error")
+        hooks = answer.get("hooks")
+        self._hooks = set(hooks) if isinstance(hooks, list) else {
+            "set_rng", "register_initial_state", "final"}
         self._shown = len(self._child.output)  # what earlier games of this host printed
 
     # --- the agent's hooks, as run_game calls them ------------------------------------------
@@ -125,11 +128,13 @@ class HostedAgent:
     def set_rng(self, rng: random.Random) -> None:
         """Keep the game's generator (the host draws from it) and tell the host."""
         self._rng = rng
-        self._call("set_rng", None)
+        if "set_rng" in self._hooks:
+            self._call("set_rng", None)
 
     def register_initial_state(self, state: GameState) -> None:
         """The agent's `register_initial_state`, in its host."""
-        self._call("register_initial_state", state)
+        if "register_initial_state" in self._hooks:
+            self._call("register_initial_state", state)
 
     def get_action(self, state: GameState) -> Any:
         """The agent's action in `state`, computed in its host on a copy of the state."""
@@ -145,7 +150,7 @@ class HostedAgent:
         the same agent in this process (its imports done: a batch does not start a process
         per game), or is ended if the game gave up on it."""
         try:
-            if self._usable:
+            if self._usable and "final" in self._hooks:
                 self._call("final", state)
         finally:
             self.release()

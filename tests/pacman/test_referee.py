@@ -32,8 +32,9 @@ CHEATERS = textwrap.dedent('''
             self.rng = rng
 
         def get_action(self, state):
+            action = self.rng.choice(state.legal_actions(0))
             self.cheat(state)
-            return self.rng.choice(state.legal_actions(0))
+            return action
 
         def cheat(self, state):
             pass
@@ -71,6 +72,21 @@ CHEATERS = textwrap.dedent('''
                     thing.setstate(random.Random(1).getstate())
 
 
+    class WritesPositionsAndTimers(_Random):
+        def cheat(self, state):
+            object.__setattr__(state, "_ghosts", tuple(
+                0 if number % 3 == 2 else value for number, value in enumerate(state._ghosts)))
+            object.__setattr__(state, "_pac", state._ghosts[0])
+
+
+    class ForksOnce(_Random):
+        def cheat(self, state):
+            if not getattr(self, "forked", False):
+                self.forked = True
+                if os.fork() == 0:  # the copy plays nothing and leaves
+                    os._exit(0)
+
+
     class ExitsItsProcess(_Random):
         def cheat(self, state):
             os._exit(0)
@@ -104,7 +120,8 @@ def test_an_honest_agent_plays_the_same_game_with_and_without_isolation(cheaters
 
 
 @pytest.mark.parametrize("cheater", ["WritesScore", "WritesEveryState", "PatchesTheRules",
-                                     "ReseedsTheGhosts"])
+                                     "ReseedsTheGhosts", "WritesPositionsAndTimers",
+                                     "ForksOnce"])
 def test_a_cheater_gets_exactly_what_random_play_gets(cheaters: Path, cheater: str) -> None:
     honest = game(cheaters, "Honest", 3)
     cheated = game(cheaters, cheater, 3)
