@@ -442,6 +442,16 @@ def _evaluation_module(head: str) -> Any:
         raise ValueError(f"cannot import evaluation module {head!r}: {error}") from None
 
 
+def names_code(spec: str) -> bool:
+    """True when an evaluation's text names code of the user's (`module:function` or
+    `path/file.py:function`), as `resolve_evaluation` reads it: not a name, a weighted sum or
+    a weights file. Decided from the text alone."""
+    text = spec.strip()
+    _, sep, tail = text.partition(":")
+    return (text not in NAMED and not text.startswith("@") and bool(sep and tail)
+            and not ("," in text or _is_number(tail)))
+
+
 def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
     """A name (`better`), a weighted sum (`score:1,food:-1.5`), a weights file (`@file.json`)
     or `module:function`."""
@@ -455,7 +465,7 @@ def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
     head, sep, tail = text.partition(":")
     if sep and ("," in text or _is_number(tail)):
         return parse_weights(text)
-    if sep and tail:
+    if names_code(text):
         module = _evaluation_module(head)
         function = getattr(module, tail, None)
         if not callable(function):

@@ -27,6 +27,7 @@ from pacman.agents.search_core import (
 )
 from pacman.agents.settings import (
     AgentSettings,
+    evaluation_spec,
     non_negative,
     one_of,
     positive_int,
@@ -71,13 +72,6 @@ def _resolve_evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
     return resolve_evaluation(spec), spec
 
 
-def _evaluation(name: str, value: Any) -> str | None:
-    if isinstance(value, str) or callable(value):
-        return None
-    return (f"{name} must name an evaluation (score, better, name:weight,..., @file.json or "
-            f"module:function) or be a function, got {value!r}")
-
-
 @dataclass(frozen=True)
 class SearchSettings(AgentSettings):
     """What every search agent is told: how deep, how to value a leaf, Stop, ties."""
@@ -87,7 +81,7 @@ class SearchSettings(AgentSettings):
         check=positive_int)
     evaluation: str | Evaluation = setting(
         "score", "how leaves are valued: an evaluation's name, name:weight,..., @weights.json, "
-        "module:function, or a Python function", check=_evaluation)
+        "module:function, or a Python function", check=evaluation_spec)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's actions at every Pacman node of the tree "
         "(unless Stop is the only action)", check=switch)
@@ -267,7 +261,7 @@ class AnytimeSettings(SearchSettings):
 
     depth: int = setting(64, "the deepest search, in plies", check=positive_int)
     evaluation: str | Evaluation = setting(
-        "wary", "how leaves are valued (as for the plain searches)", check=_evaluation)
+        "wary", "how leaves are valued (as for the plain searches)", check=evaluation_spec)
     time: float = setting(0.1, "seconds per move; 0: no time limit", check=non_negative)
     nodes: int = setting(
         0, "nodes per move (0: no limit); deterministic, for tests and batches",

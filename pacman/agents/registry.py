@@ -78,7 +78,9 @@ AGENTS: tuple[AgentEntry, ...] = (
 CS188_EVALUATIONS = {"scoreEvaluationFunction": "score", "betterEvaluationFunction": "better"}
 
 
-def _registered(name: str, role: str) -> AgentEntry | None:
+def registered(name: str, role: str) -> AgentEntry | None:
+    """The registry's entry for a class or short name (case aside), or None: read from the
+    table alone, so nothing of the user's is imported to answer."""
     for entry in AGENTS:
         if entry.role == role and name in (entry.class_name, entry.short):
             return entry
@@ -86,12 +88,6 @@ def _registered(name: str, role: str) -> AgentEntry | None:
         if name.lower() in (entry.class_name.lower(), entry.short) and entry.role == role:
             return entry
     return None
-
-
-def registered(name: str, role: str) -> AgentEntry | None:
-    """The registry's entry for a class or short name (case aside), or None: read from the
-    table alone, so nothing of the user's is imported to answer."""
-    return _registered(name, role)
 
 
 def code_file(target: str) -> Path | None:
@@ -137,7 +133,7 @@ def _agent_class(cls: type, name: str) -> type:
 def find_agent(name: str, role: str) -> AgentEntry | type:
     """The entry for a registered name (class or short), or the class of `module:Class` /
     `file.py:Class` (a `module.py` in the current folder is read before installed modules)."""
-    entry = _registered(name, role)
+    entry = registered(name, role)
     if entry is not None:
         return entry
     if ":" in name:
@@ -201,7 +197,7 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
     path = code_file(target) if sep and target else None
     if path is not None:
         return f"{path.expanduser().resolve()}:{class_name}"
-    if not sep and _registered(name, role) is None:
+    if not sep and registered(name, role) is None:
         found = classic_agent_file(name)
         if found is not None:
             return f"{found.resolve()}:{name}"

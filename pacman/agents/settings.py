@@ -32,7 +32,8 @@ __all__ = [
     # declaring settings
     "AgentSettings", "setting", "SettingField",
     # the checks the shipped agents share
-    "positive_int", "whole_number", "at_least_one", "non_negative", "switch", "probability",
+    "evaluation_spec", "positive_int", "whole_number", "at_least_one", "non_negative", "switch",
+    "probability",
     "one_of",
 ]
 
@@ -137,6 +138,15 @@ class AgentSettings:
 
 
 # --- the checks the shipped agents share (each returns the reason, or None) ------------------
+
+
+def evaluation_spec(name: str, value: Any) -> str | None:
+    """An evaluation: its text (a name, a weighted sum, a weights file, `module:function`) or a
+    Python function."""
+    if isinstance(value, str) or callable(value):
+        return None
+    return (f"{name} must name an evaluation (score, better, name:weight,..., @file.json or "
+            f"module:function) or be a function, got {value!r}")
 
 
 def positive_int(name: str, value: Any) -> str | None:

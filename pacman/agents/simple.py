@@ -9,7 +9,7 @@ from typing import Any
 
 from pacman import Direction, GameState
 from pacman.agents.base import BaseAgent
-from pacman.agents.settings import AgentSettings, setting, switch
+from pacman.agents.settings import AgentSettings, evaluation_spec, setting, switch
 
 __all__ = ["GreedyAgent", "RandomAgent", "ReflexAgent", "ReflexSettings"]
 
@@ -22,19 +22,13 @@ class RandomAgent(BaseAgent[AgentSettings]):
         return self.rng.choice(state.legal_actions(0))
 
 
-def _evaluation(name: str, value: Any) -> str | None:
-    if isinstance(value, str) or callable(value):
-        return None
-    return f"{name} must name an evaluation or be a function, got {value!r}"
-
-
 @dataclass(frozen=True)
 class ReflexSettings(AgentSettings):
     """The reflex agent's settings: what it values, and whether it may stand still."""
 
     evaluation: str | Callable[[GameState], float] = setting(
         "better", "how a successor is valued: an evaluation's name, name:weight,..., "
-        "@weights.json, module:function, or a Python function", check=_evaluation)
+        "@weights.json, module:function, or a Python function", check=evaluation_spec)
     allow_stop: bool = setting(True, "false never plays Stop (unless it is the only action)",
                                check=switch)
 

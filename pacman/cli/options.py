@@ -124,7 +124,9 @@ ISOLATION_HELP = ("where a user's agent (a file, a module, a CS188 class, or an 
 
 def add_isolation_option(parser: argparse.ArgumentParser) -> None:
     """`--isolation process|none` (`pacman.hosting.local.build_agents`)."""
-    parser.add_argument("--isolation", choices=("process", "none"), default="process",
+    from pacman.hosting import ISOLATIONS
+
+    parser.add_argument("--isolation", choices=ISOLATIONS, default=ISOLATIONS[0],
                         help=ISOLATION_HELP)
 
 

@@ -53,6 +53,7 @@ from pacman.experiments.claims import CLAIM_SECONDS, new_claim_owner
 from pacman.experiments.config import GameConfig, GameTask, StoredGame, derive_seed
 from pacman.experiments.grid import ResolvedConfig, resolve_configs
 from pacman.experiments.store import INTEGER_MAX, INTEGER_MIN, ResultStore, open_results
+from pacman.hosting import ISOLATIONS
 from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
 from pacman.task import GameSpec
@@ -220,7 +221,7 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
     agent host of its own (`process`, the default: the worker, which stores the record,
     never runs the user's code during a game) or in the worker (`none`).
     """
-    if isolation not in ("process", "none"):
+    if isolation not in ISOLATIONS:
         raise BatchError(f"unknown isolation {isolation!r} (choose process or none)")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise BatchError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")

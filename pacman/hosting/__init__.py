@@ -5,6 +5,13 @@
   --timeout`), stopped cleanly at a limit;
 - `game_worker`: the child's side of a watched game.
 
+`ISOLATIONS` are where an agent of the user's may run (`local.build_agents`): `process`, in
+an agent host of its own, or `none`, in the referee's process.
+
 An application room: it builds agents by name through the registry, so it sits above the
 policies; the game core knows nothing of it.
 """
+
+__all__ = ["ISOLATIONS"]
+
+ISOLATIONS = ("process", "none")

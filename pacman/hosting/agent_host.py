@@ -230,21 +230,13 @@ def trusted(name: str, role: str, settings: Mapping[str, Any]) -> bool:
     if registered(name, role) is None:
         return False
     evaluation = settings.get("evaluation", settings.get("evalFn"))
-    if isinstance(evaluation, str) and not evaluation.startswith("@"):
-        for part in evaluation.split(","):
-            if ":" in part and not _is_weight(part):
-                return False
-    return not (evaluation is not None and not isinstance(evaluation, str))
-
-
-def _is_weight(part: str) -> bool:
-    """`food:-1.5` (a feature and its weight), not `module:function`."""
-    _, _, weight = part.partition(":")
-    try:
-        float(weight)
-    except ValueError:
+    if evaluation is None:
+        return True
+    if not isinstance(evaluation, str):  # a Python object of the caller's
         return False
-    return True
+    from pacman.agents.evaluation import names_code
+
+    return not names_code(evaluation)
 
 
 def resolve_in_host(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, str, list[Path]]:

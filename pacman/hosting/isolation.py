@@ -24,6 +24,7 @@ it is not a sandbox: the child runs with the user's rights and can read and writ
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import selectors
@@ -337,18 +338,11 @@ def _watch_parent(parent: int) -> None:
             _hard_exit(70)
 
 
-_PRIVATE: list[list[str]] = []  # the namespace prefix found, once a process (a list of one)
-
-
+@functools.lru_cache(maxsize=1)
 def _namespace_prefix() -> list[str]:
     """The `unshare` command that starts a process in PID and mount namespaces of its own, or
-    [] when this machine does not allow it (not Linux, no `unshare`, user namespaces off)."""
-    if not _PRIVATE:
-        _PRIVATE.append(_find_namespace_prefix())
-    return _PRIVATE[0]
-
-
-def _find_namespace_prefix() -> list[str]:
+    [] when this machine does not allow it (not Linux, no `unshare`, user namespaces off);
+    probed once a process."""
     import shutil
 
     unshare = shutil.which("unshare")

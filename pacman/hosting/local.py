@@ -17,16 +17,14 @@ from pacman.agents.registry import make_agent
 from pacman.display.protocol import Display
 from pacman.errors import RegistryError
 from pacman.game import run_game
+from pacman.hosting import ISOLATIONS
 from pacman.hosting.agent_host import HostedAgent, trusted
 from pacman.record import GameRecord
 from pacman.task import AgentSpec, GameSpec
 
-__all__ = ["ISOLATIONS", "build_agents", "play", "play_built"]
+__all__ = ["build_agents", "play", "play_built"]
 
 
-#: where an untrusted agent's code runs: in an agent host process of its own (`process`, the
-#: default), or in this process (`none`: for a debugger; the agent is trusted with the game)
-ISOLATIONS = ("process", "none")
 
 
 def build_agents(spec: GameSpec, isolation: str = "process") -> tuple[Any, list[Any]]:
