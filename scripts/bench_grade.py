@@ -5,7 +5,10 @@
 Each figure is the wall time of a whole `pacman grade` process (start-up included), as a user
 sees it: the best and the median of `--repeat` runs. The class is the 30 submissions of
 tests/cs188/classroom.py (correct ones, buggy ones, and every kind of misbehaving code, with
-5 s per test and 10 s per question as limits).
+5 s per test and 10 s per question as limits). The hostile class is the same 30 with 8 of the
+correct students replaced by cheaters of tests/cs188/cheaters.py (kills of the parent, the
+group, every process and the ancestors, an exit, a fork that kills, a patched grader, a reader
+of the solutions), graded with a teacher's `--test-timeout 15`.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "cs188"))
 
+from cheaters import cheaters  # noqa: E402
 from classroom import CORRECT, SUITE, build_class  # noqa: E402
+
+#: the cheaters that replace eight correct students in the hostile class
+HOSTILE = ("kills_parent_at_import", "kills_group_at_import", "kills_everyone_at_import",
+           "kills_ancestors_in_get_action", "exits_in_get_action", "forks_in_get_action",
+           "patches_the_grader", "reads_the_solutions")
 
 
 def timed(argv: list[str]) -> float:
@@ -59,6 +68,14 @@ def main() -> None:
                         str(args.jobs), "--test-timeout", "5", "--question-timeout", "10",
                         "-o", str(Path(scratch) / f"out{i}")]) for i in range(args.repeat)]
         report(f"a class of 30 submissions, -j {args.jobs}", times)
+        code = cheaters(SUITE)
+        for number, name in enumerate(HOSTILE, start=1):
+            (folder / f"student{number:02d}" / "multiAgents.py").write_text(code[name],
+                                                                           encoding="utf-8")
+        times = [timed(["grade", str(SUITE), "--submissions", str(folder), "-j",
+                        str(args.jobs), "--test-timeout", "15",
+                        "-o", str(Path(scratch) / f"hostile{i}")]) for i in range(args.repeat)]
+        report(f"30 with 8 hostile, -j {args.jobs}, --test-timeout 15", times)
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ def add_parser(commands: Commands) -> None:
                        help="for each failing tree test, write the tree view of the agent "
                             "beside the expected search (HTML, see `pacman explain`) into DIR "
                             "and name it on the test's line (the agent runs once more for it, "
-                            "in this process)")
+                            "in a process of its own)")
     grade.add_argument("--no-graphics", "--mute", dest="quiet_habit", action="store_true",
                        help=argparse.SUPPRESS)
 

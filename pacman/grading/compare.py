@@ -12,7 +12,8 @@ from pacman.errors import GradingError, PageError
 from pacman.grading.cases.parser import TreeCase, load_case
 from pacman.grading.reference.departure import first_departure
 from pacman.grading.reference.tree import TreeError, TreeRun, tree_evaluation
-from pacman.grading.running.tree_run import load_agents_module, run_agent
+from pacman.grading.running.hosted import HostedContestant
+from pacman.grading.running.tree_run import run_agent
 from pacman.web.tree_page import render_page, view_data
 
 __all__ = ["METHODS", "StudentRun", "case_trace", "compare_student", "student_page"]
@@ -85,12 +86,17 @@ def _node_name(state: Any) -> str:
 
 def compare_student(case: TreeCase, agents_path: str) -> StudentRun:
     """Run the agent file's class for the case's algorithm; what it did against the solution.
-    `GradingError` if the file cannot be loaded or lacks the class."""
-    module = load_agents_module(agents_path)
-    agent_class = getattr(module, case.alg, None)
-    if agent_class is None:
-        raise GradingError(f"{agents_path} has no {case.alg}")
-    actual = run_agent(agent_class, case, case.depth)
+    The file's code runs in a host process of its own, as when it is graded (what it reports is
+    replayed on this process's tree). `GradingError` if the file cannot be loaded or lacks the
+    class."""
+    contestant = HostedContestant(agents_path)
+    try:
+        agent_class = contestant.tree_agent(case.alg)
+        if agent_class is None:
+            raise GradingError(f"{agents_path} has no {case.alg}")
+        actual = run_agent(agent_class, case, case.depth)
+    finally:
+        contestant.close()
     expected = case.expected_generated
     notes = dict.fromkeys(expected - actual.generated, "your agent did not generate it")
     extra = sorted(actual.generated - expected)

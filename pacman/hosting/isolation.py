@@ -33,6 +33,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -149,7 +150,10 @@ class Child:
 
     def __init__(self, module: str, limits: Limits | None = None,
                  env: dict[str, str] | None = None, cwd: str | None = None,
-                 private: bool = False) -> None:
+                 private: bool = False, hide: Sequence[str] = ()) -> None:
+        """`hide`: folders that the child, when `private`, sees empty (an empty read-only
+        file system is mounted over each in its mount namespace); a folder that cannot be
+        hidden is left as it is."""
         self.limits = limits or Limits()
         output_read, output_write = os.pipe()
         environment = dict(os.environ if env is None else env)
@@ -168,7 +172,8 @@ class Child:
             environment[_MEMORY_ENV] = str(self.limits.memory_mb)
         try:
             self.process = subprocess.Popen(
-                [*prefix, sys.executable, "-c", _BOOTSTRAP, module], stdin=subprocess.PIPE,
+                [*prefix, *_hiding(hide if prefix else ()), sys.executable, "-c", _BOOTSTRAP,
+                 module], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
                 start_new_session=True, pass_fds=(lifeline_read,) if prefix else ())
         finally:
@@ -336,6 +341,19 @@ def _watch_parent(parent: int) -> None:
         time.sleep(0.5)
         if os.getppid() != parent:
             _hard_exit(70)
+
+
+_HIDE = ('n=$1; shift; while [ "$n" -gt 0 ]; do '
+         'mount -t tmpfs -o size=4k,mode=0555 hidden "$1" 2>/dev/null; '
+         'shift; n=$((n - 1)); done; exec "$@"')
+
+
+def _hiding(folders: Sequence[str]) -> list[str]:
+    """The shell command that mounts an empty file system over each folder, then runs the
+    rest of its arguments (inside the child's own mount namespace: nothing outside sees it)."""
+    if not folders:
+        return []
+    return ["/bin/sh", "-c", _HIDE, "hide", str(len(folders)), *folders]
 
 
 @functools.lru_cache(maxsize=1)

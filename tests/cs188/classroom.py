@@ -67,7 +67,7 @@ def build_class(folder: Path) -> dict[str, Expectation]:
     write("exit_at_import", "import sys\nsys.exit(0)\n" + correct,
           Expectation(zero, error="SystemExit"))
     write("os_exit_at_import", "import os\nos._exit(0)\n" + correct,
-          Expectation(zero, error="ended the grading process"))
+          Expectation(zero, error="loading the submission ended its process"))
     write("loop_at_import", "while True:\n    pass\n" + correct,
           Expectation(zero, error="loading the submission took over"))
     write("syntax_error", correct + "\ndef broken(:\n", Expectation(zero, error="SyntaxError"))
@@ -75,7 +75,7 @@ def build_class(folder: Path) -> dict[str, Expectation]:
           minus({"q2": "timeout"}))
     write("os_exit_in_alphabeta", _inject(correct, "AlphaBetaAgent",
                                           "import os; os._exit(0)"),
-          minus({"q3": "the grading process died"}))
+          minus({"q3": "the agent's process died"}))
     write("sys_exit_in_expectimax", _inject(correct, "ExpectimaxAgent",
                                             "import sys; sys.exit(1)"),
           minus({"q4": "SystemExit", "q5": "crashed"}))

@@ -269,3 +269,24 @@ def test_a_student_file_reading_the_data_fields_gets_the_points_of_the_same_code
     assert [q.points for q in reads_data] == [q.points for q in getters] == [4]
     assert [[t.messages for t in q.tests] for q in reads_data] == [
         [t.messages for t in q.tests] for q in getters]
+
+
+def test_an_evaluation_reading_the_data_fields_gets_the_points_of_the_same_code_on_getters(
+        ) -> None:
+    """`reads_data_in_eval` is the correct submission with its betterEvaluationFunction reading
+    `state.data` (`_win`, `_lose`, `score`, `food`, `capsules`, `layout.width`, `.height`,
+    `.walls.data`, `agentStates[i].configuration.pos`, `scaredTimer`): graded the default way
+    (its code in its own host process), q5 plays the same ten games as the getters' version and
+    gets the same points and messages."""
+    from pacman.grading.cases.suite import find_suite
+    from pacman.grading.running.isolated import grade_isolated
+
+    suite = find_suite([Path(__file__).parents[2] / "pacman" / "grading" / "test_cases"]
+                       ).select(["q5"])
+    here = Path(__file__).parent / "submissions"
+    reads_data = grade_isolated(suite, here / "reads_data_in_eval" / "multiAgents.py")
+    getters = grade_isolated(suite, here / "correct" / "multiAgents.py")
+    assert [q.points for q in reads_data.questions] == [
+        q.points for q in getters.questions] == [6]
+    assert [[t.messages for t in q.tests] for q in reads_data.questions] == [
+        [t.messages for t in q.tests] for q in getters.questions]

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pacman.cs188.agent import StudentAgent
-from pacman.cs188.loader import describe_fault
 from pacman.cs188.modules import ghostAgents
 from pacman.errors import GhostSpecError, LayoutError, TestCaseError
 from pacman.grading.cases.ghost_spec import GhostSpec, parse_ghosts
 from pacman.grading.cases.parser import ParsedFile, solution_path
 from pacman.grading.reports.results import TestResult, TestStatus
 from pacman.grading.running.classic_game import ClassicGame, play_classic_game
-from pacman.grading.running.contestant import Contestant
+from pacman.grading.running.contestant import Graded
+from pacman.grading.running.hosted import describe
 from pacman.layout import Layout, ghosts_in_play, load_layout
 
 __all__ = ["EvalTest", "classic_time_bound", "load_test", "parse_agent_args", "run",
@@ -159,11 +159,11 @@ def _ghost_agents(spec: EvalTest) -> list[object]:
     return agents
 
 
-def _games(spec: EvalTest, contestant: Contestant) -> list[ClassicGame]:
+def _games(spec: EvalTest, contestant: Graded) -> list[ClassicGame]:
     agent = contestant.eval_agent(spec.agent, spec.arguments)
     ghosts = _ghost_agents(spec)
     random.seed(spec.seed)
-    return [play_classic_game(spec.layout, [agent, *ghosts], spec.max_time, describe_fault)
+    return [play_classic_game(spec.layout, [agent, *ghosts], spec.max_time, describe)
             for _ in range(spec.games)]
 
 
@@ -188,7 +188,7 @@ def _grade(value: float, minimum: float | None, thresholds: tuple[float, ...],
     return passed, points, lines
 
 
-def run(test_path: Path, test: ParsedFile, contestant: Contestant, relative: str) -> TestResult:
+def run(test_path: Path, test: ParsedFile, contestant: Graded, relative: str) -> TestResult:
     """Run one `EvalAgentTest` for `contestant`."""
     try:
         spec = load_test(test)

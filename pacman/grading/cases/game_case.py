@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from pacman.cs188.agent import StudentAgent
-from pacman.cs188.loader import describe_fault
 from pacman.cs188.modules.ghostAgents import DirectionalGhost
 from pacman.cs188.state import CS188GameState
 from pacman.errors import LayoutError, TestCaseError
@@ -31,7 +30,8 @@ from pacman.grading.cases.parser import ParsedFile, parse_file, solution_path
 from pacman.grading.reference.staff import ALGORITHMS, staff_search
 from pacman.grading.reports.results import TestResult, TestStatus
 from pacman.grading.running.classic_game import play_classic_game
-from pacman.grading.running.contestant import Contestant, CountingAgent
+from pacman.grading.running.contestant import Graded
+from pacman.grading.running.hosted import describe
 from pacman.layout import Layout, ghosts_in_play, parse_layout
 from pacman.state import GameState
 
@@ -141,7 +141,7 @@ class _Grading:
     """The classic grading agent: asks the student, checks against the solution, then plays
     the recorded move and re-seeds the global generator."""
 
-    def __init__(self, seed: int, student: CountingAgent, steps: list[Step]) -> None:
+    def __init__(self, seed: int, student: Any, steps: list[Step]) -> None:
         self.seed, self.student, self.steps = seed, student, steps
         self.step = 0
         self.consistent_optimal = [True] * len(steps[0].optimal)
@@ -190,7 +190,7 @@ class _SolutionTooShort(Exception):
     """The game went on past the last move of the solution file."""
 
 
-def run(test_path: Path, test: ParsedFile, contestant: Contestant, relative: str) -> TestResult:
+def run(test_path: Path, test: ParsedFile, contestant: Graded, relative: str) -> TestResult:
     """Run one `PacmanGameTreeTest` for `contestant`."""
     try:
         spec = load_test(test)
@@ -207,13 +207,13 @@ def run(test_path: Path, test: ParsedFile, contestant: Contestant, relative: str
 
 
 def _play(spec: GameTreeTest, steps: list[Step],
-          contestant: Contestant) -> tuple[list[str], TestStatus]:
+          contestant: Graded) -> tuple[list[str], TestStatus]:
     student = contestant.game_agent(spec.alg, spec.depth)
     grading = _Grading(spec.seed, student, steps)
     ghosts = [StudentAgent(DirectionalGhost(i + 1))
               for i in range(ghosts_in_play(spec.layout, 2, clamp=True))]
     random.seed(spec.seed)
-    game = play_classic_game(spec.layout, [grading, *ghosts], MOVE_TIME_LIMIT, describe_fault)
+    game = play_classic_game(spec.layout, [grading, *ghosts], MOVE_TIME_LIMIT, describe)
     where = f"on {spec.layout.name}"
     if grading.overran:
         return ([f"the game went on past the {len(steps)} moves of the solution file: it was "
@@ -227,6 +227,10 @@ def _play(spec: GameTreeTest, steps: list[Step],
         return ([f"the game ended after {grading.step} of the {len(steps)} moves of the "
                  "solution file: it was not recorded with this test's layout, seed and ghosts"],
                 TestStatus.ERROR)
+    forged = getattr(student, "forged", None)
+    if forged is not None:
+        return ([f"Agent's report rejected {where}. No credit. The agent's process reported "
+                 f"calls the grader cannot derive: {forged}"], TestStatus.FAIL)
     if grading.wrong_count is not None:
         move, count, staff = grading.wrong_count
         messages = [f"Bug: Wrong number of states expanded. At move {move} the agent explored "
@@ -269,7 +273,7 @@ def write_solution(test_path: Path, test: ParsedFile, header: str = "") -> Path:
     ghosts = [StudentAgent(DirectionalGhost(i + 1))
               for i in range(ghosts_in_play(spec.layout, 2, clamp=True))]
     random.seed(spec.seed)
-    game = play_classic_game(spec.layout, [recorder, *ghosts], None, describe_fault)
+    game = play_classic_game(spec.layout, [recorder, *ghosts], None, describe)
     if game.crashed:
         raise TestCaseError(test_path, None, f"the staff game could not be played: {game.fault}")
     lines: list[str] = []  # the classic game solutions carry no header line

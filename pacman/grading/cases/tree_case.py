@@ -28,7 +28,7 @@ from pacman.grading.reference.diagnostics import diagnose
 from pacman.grading.reference.search import reference_search
 from pacman.grading.reports.formats import tree_lines
 from pacman.grading.reports.results import TestResult, TestStatus, TreeVerdict
-from pacman.grading.running.contestant import Contestant
+from pacman.grading.running.contestant import Graded
 from pacman.grading.running.tree_run import AgentRun, run_agent
 
 __all__ = ["CLASS", "run", "run_case", "write_solution"]
@@ -36,7 +36,7 @@ __all__ = ["CLASS", "run", "run_case", "write_solution"]
 CLASS = "GraphGameTreeTest"
 
 
-def run(test_path: Path, test: ParsedFile, contestant: Contestant, relative: str,
+def run(test_path: Path, test: ParsedFile, contestant: Graded, relative: str,
         classic: bool) -> TestResult:
     """Run one tree test for `contestant`."""
     try:
@@ -46,12 +46,13 @@ def run(test_path: Path, test: ParsedFile, contestant: Contestant, relative: str
         case = case_from_files(test, parse_file(solution))
     except TestCaseError as error:
         return TestResult(relative, CLASS, TestStatus.ERROR, messages=(str(error),))
-    return run_case(case, contestant.agents_module, classic, relative)
+    return run_case(case, contestant, classic, relative)
 
 
-def run_case(case: TreeCase, module: ModuleType, classic: bool = False,
+def run_case(case: TreeCase, agents: ModuleType | Graded, classic: bool = False,
              name: str | None = None) -> TestResult:
-    """Grade one case: run the module's agent for `case.alg` and compare with the solution.
+    """Grade one case: run the agent for `case.alg` (a module's class, or the code under test's,
+    wherever it runs) and compare with the solution.
 
     `classic` grades as the classic grader does: the generated nodes are a set (a child made
     twice is not a failure), the tree is as lenient as the classic one (see `TreeRun`), and an
@@ -60,10 +61,12 @@ def run_case(case: TreeCase, module: ModuleType, classic: bool = False,
     verdict = TreeVerdict(case.alg, case.depth, case.expected_action, case.expected_generated,
                           case.diagram)
     name = str(case.path) if name is None else name
-    agent_class = getattr(module, case.alg, None)
+    if isinstance(agents, ModuleType):
+        agent_class, owner = getattr(agents, case.alg, None), agents.__name__
+    else:
+        agent_class, owner = agents.tree_agent(case.alg), agents.module_name
     if agent_class is None:
-        verdict = replace(verdict, problem=f"the agents module {module.__name__} has no "
-                                           f"{case.alg}")
+        verdict = replace(verdict, problem=f"the agents module {owner} has no {case.alg}")
         return TestResult(name, CLASS, TestStatus.FAIL, messages=tree_lines(verdict),
                           tree=verdict)
     actual = run_agent(agent_class, case, case.depth, classic=classic)

@@ -99,7 +99,7 @@ class TreeRun:
     """
 
     __slots__ = ("budget", "calls", "classic", "default_value", "edge_counts", "generated",
-                 "tree")
+                 "log", "tree")
 
     #: successors one run may generate before it is stopped with TreeBudgetError
     DEFAULT_BUDGET = 1_000_000
@@ -113,6 +113,9 @@ class TreeRun:
         self.calls = 0
         self.generated: set[str] = {tree.start}
         self.edge_counts: dict[tuple[str, str], int] = {}
+        #: when a list, every `successor` call is appended to it as (node, agent, action)
+        #: before it is made (a grading host reports these calls; the referee replays them)
+        self.log: list[tuple[str, int, object]] | None = None
 
     def root(self) -> TreeState:
         """The start node as a search state bound to this run."""
@@ -148,6 +151,8 @@ class TreeState:
         """The child reached by `action`; recorded as generated."""
         run = self._run
         tree = run.tree
+        if run.log is not None:
+            run.log.append((self.node, agent, action))
         if not run.classic:
             if self.node in tree.win_states:
                 raise TerminalSuccessorError(self.node, "win")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from pacman.agents import pacman_agents
 from pacman.agents.registry import AgentEntry, build_agent, find_agent
@@ -22,7 +22,33 @@ from pacman.grading.running.tree_run import load_agents_module
 from pacman.settings import typed
 from pacman.state import GameState
 
-__all__ = ["Contestant", "CountingAgent"]
+__all__ = ["Contestant", "CountingAgent", "Graded"]
+
+
+class Graded(Protocol):
+    """What the test classes ask of the code under test, wherever it runs: this process
+    (`Contestant`) or a host process of its own (`pacman.grading.running.hosted`)."""
+
+    @property
+    def name(self) -> str:
+        """How reports name the code under test."""
+
+    @property
+    def module_name(self) -> str:
+        """The name of the module whose classes are graded."""
+
+    def tree_agent(self, name: str) -> Any:
+        """The class a tree test runs (or a stand-in for it), or None if there is none."""
+
+    def game_agent(self, name: str, depth: int) -> Any:
+        """An agent along a game test: `register_initial_state`, and `move(state)` returning
+        the action and the explored count."""
+
+    def eval_agent(self, name: str, arguments: Mapping[str, str]) -> Any:
+        """An agent test's agent (`get_action`, optionally `register_initial_state`)."""
+
+    def close(self) -> str:
+        """Done: end what runs the code; returns what it printed."""
 
 
 class Contestant:
@@ -48,6 +74,20 @@ class Contestant:
             return "the built-in agents"
         return str(self.source) if not isinstance(self.source, ModuleType) else (
             self.module.__name__)
+
+    @property
+    def module_name(self) -> str:
+        """The name of the module whose classes are graded."""
+        return self.agents_module.__name__
+
+    def tree_agent(self, name: str) -> type | None:
+        """The class `name` that a tree test runs, or None if the code under test has none."""
+        value = getattr(self.agents_module, name, None)
+        return value if isinstance(value, type) else None
+
+    def close(self) -> str:
+        """Nothing to end in this process (a hosted contestant ends its host)."""
+        return ""
 
     def agent_class(self, name: str) -> type:
         """The class `name` of the code under test; GradingError if it has none."""

@@ -95,7 +95,8 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
             child.send({"paths": list(suite.paths) or [str(suite.root)],
                         "questions": [q.name for q in remaining],
                         "submission": None if submission is None else str(
-                            Path(submission).resolve())})
+                            Path(submission).resolve()),
+                        "memory_mb": limits.memory_mb})
             error = _serve(child, suite, remaining, results, limits, on_test, on_question)
         except ChildDied as died:  # it died before reading the request
             error = f"the grading process ended at once ({died.reason})"

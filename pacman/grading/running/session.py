@@ -26,7 +26,7 @@ from pacman.grading.reports.results import (
     TestStatus,
     question_points,
 )
-from pacman.grading.running.contestant import Contestant
+from pacman.grading.running.contestant import Contestant, Graded
 from pacman.grading.running.tree_run import describe_exception
 from pacman.interrupts import is_user_interrupt
 
@@ -48,7 +48,7 @@ def relative_name(suite: Suite, path: Path) -> str:
         return str(path)
 
 
-def run_test(suite: Suite, path: Path, contestant: Contestant) -> TestResult:
+def run_test(suite: Suite, path: Path, contestant: Graded) -> TestResult:
     """Run one test file; nothing it does escapes as an exception (but Ctrl-C)."""
     relative = relative_name(suite, path)
     started = time.perf_counter()
@@ -79,7 +79,7 @@ def run_test(suite: Suite, path: Path, contestant: Contestant) -> TestResult:
     return replace(result, seconds=time.perf_counter() - started)
 
 
-def grade_question(suite: Suite, question: Question, contestant: Contestant,
+def grade_question(suite: Suite, question: Question, contestant: Graded,
                    on_start: TestHook | None = None,
                    on_result: ResultHook | None = None) -> QuestionResult:
     """Run a question's tests in order and add up its points."""
@@ -111,7 +111,7 @@ def grade_question(suite: Suite, question: Question, contestant: Contestant,
                           tests, seconds=time.perf_counter() - started)
 
 
-def grade_suite(suite: Suite, contestant: Contestant, on_start: TestHook | None = None,
+def grade_suite(suite: Suite, contestant: Graded, on_start: TestHook | None = None,
                 on_result: ResultHook | None = None,
                 on_question: Callable[[QuestionResult], None] | None = None,
                 ) -> list[QuestionResult]:

@@ -15,7 +15,8 @@ from pacman.grading.cases.parser import TreeCase
 from pacman.grading.reference.tree import TreeError, TreeRun, tree_evaluation
 from pacman.interrupts import is_user_interrupt
 
-__all__ = ["AgentRun", "describe_exception", "load_agents_module", "run_agent"]
+__all__ = ["AgentRun", "TreeAgentStandIn", "describe_exception", "load_agents_module",
+           "run_agent", "tree_error"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,24 @@ class AgentRun:
         unless `allow_duplicates`, generated no child twice)."""
         return (self.error is None and (allow_duplicates or not self.duplicates)
                 and self.action == action and self.generated == generated)
+
+
+class TreeAgentStandIn:
+    """An agent class that runs elsewhere (a student's, in its host process): `run_agent`
+    hands it the whole run instead of building the agent here."""
+
+    def run(self, case: TreeCase, depth: int, default_value: float | None, classic: bool,
+            budget: int) -> AgentRun:
+        """What the agent did on the case's tree (see `run_agent`)."""
+        raise NotImplementedError
+
+
+def tree_error(problem: BaseException) -> str:
+    """How a run's error reads: a tree's own error as it is, anything else as what the agent
+    raised."""
+    if isinstance(problem, TreeError):
+        return str(problem)
+    return f"the agent raised {describe_exception(problem)}"
 
 
 def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
@@ -88,19 +107,18 @@ def run_agent(agent_class: Any, case: TreeCase, depth: int,
     With `default_value`, nodes without a value evaluate to it instead of failing the run;
     `classic` gives the tree the classic grader's leniency (see `TreeRun`).
     """
+    if isinstance(agent_class, TreeAgentStandIn):
+        return agent_class.run(case, depth, default_value, classic, budget)
     run = TreeRun(case.tree, default_value, classic, budget)
     action: Any = None
     error: str | None = None
     error_type: str | None = None
     try:
         action = tree_action(agent_class, depth, run.root())
-    except TreeError as problem:
-        error, error_type = str(problem), type(problem).__name__
     except BaseException as problem:  # a student's bug fails the case, not the run
         if is_user_interrupt(problem):
             raise
-        error = f"the agent raised {describe_exception(problem)}"
-        error_type = type(problem).__name__
+        error, error_type = tree_error(problem), type(problem).__name__
     duplicates = tuple(f"{node} --{action_name}--> generated {count} times"
                        for node, action_name, count in run.duplicate_edges())
     return AgentRun(None if action is None else str(action), frozenset(run.generated),

@@ -1,7 +1,10 @@
 """The grading worker: a child process that grades one submission and reports as it goes.
 
-Started by `pacman.grading.running.isolated` with `pacman.hosting.isolation.Child`. It reads one
-request (the suite's paths, the questions, the submission), then sends `loaded` (or
+Started by `pacman.grading.running.isolated` with `pacman.hosting.isolation.Child`. This process
+is the referee: it parses the tests and the solutions, plays, counts and adds up the points, and
+never imports the submission, which runs in a host process of its own
+(`pacman.grading.running.hosted`). It reads one request (the suite's paths, the questions, the
+submission, the memory cap), then sends `loaded` (or
 `load_failed`), a `question_start`, `test_start` and `test_done` for every test, a
 `question_done` per question, and `done`. Whatever the submission does to this process, the
 parent keeps what was sent.
@@ -9,12 +12,14 @@ parent keeps what was sent.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from pacman.errors import GradingError, SuiteError
 from pacman.grading.cases.suite import Question, find_suite
 from pacman.grading.reports.results import QuestionResult, TestResult
-from pacman.grading.running.contestant import Contestant
+from pacman.grading.running.contestant import Contestant, Graded
+from pacman.grading.running.hosted import HostedContestant
 from pacman.grading.running.session import grade_suite, relative_name
 from pacman.hosting.isolation import child_setup
 
@@ -32,8 +37,14 @@ def main() -> None:
     except SuiteError as error:  # the suite changed under us: say so, do not crash
         channel.send({"event": "load_failed", "error": f"the test suite: {error}"})
         return
+    submission = request.get("submission")
+    contestant: Graded
     try:
-        contestant = Contestant(request.get("submission"))
+        if submission is None:  # our own agents play here
+            contestant = Contestant(None)
+        else:  # the submission's code runs only in its own host process
+            contestant = HostedContestant(submission, request.get("memory_mb"),
+                                          hide=[str(suite.root)])
     except GradingError as error:
         channel.send({"event": "load_failed", "error": str(error)})
         return
@@ -53,7 +64,13 @@ def main() -> None:
     def on_question(result: QuestionResult) -> None:
         channel.send({"event": "question_done", "result": result.to_dict()})
 
-    grade_suite(suite, contestant, on_start, on_result, on_question)
+    try:
+        grade_suite(suite, contestant, on_start, on_result, on_question)
+    finally:
+        printed = contestant.close()
+        if printed:  # what the submission printed joins this worker's output
+            sys.stdout.write(printed)
+            sys.stdout.flush()
     channel.send({"event": "done"})
 
 

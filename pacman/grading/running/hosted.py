@@ -1,0 +1,395 @@
+"""The code under test, played from its own process: the referee's side of grading.
+
+`HostedContestant` is what the grading worker (the referee) grades a submission through. The
+submission is imported only in its host (`pacman.grading.running.student_host`); the referee
+parses the tests and the solutions, plays the games, counts, compares and adds up the points,
+and never imports a line of the student's. What the host says is a *report*, and the referee
+believes only what it can check:
+
+- a tree test's host reports the action and every successor call, in order, as (node, agent,
+  action); the referee replays the calls on its own tree, from the root, and so derives the
+  generated nodes itself. A call from a node not generated before it, or one the tree does not
+  allow, is a forged report: the run fails;
+- a game test's host reports, per move, the action and the `generateSuccessor` calls as
+  (parent, agent, action), the parent numbered by the call that made it (0: the state it was
+  given); the referee rebuilds each child from its own state and counts the explored set (the
+  parents and children, by value), as the classic grader counts;
+- an agent test's host answers actions, which the referee's game checks and plays.
+
+A report can only fail a test it could not pass: the referee's state, its generator, its
+clock and its count are out of the host's reach. The host's death is the student's crash; a
+fresh host takes the next test.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pacman.cs188.loader import describe_fault
+from pacman.errors import GradingError
+from pacman.grading.cases.parser import TreeCase
+from pacman.grading.reference.tree import TreeBudgetError, TreeError, TreeRun, TreeState
+from pacman.grading.running.tree_run import AgentRun, TreeAgentStandIn
+from pacman.hosting.isolation import Child, ChildDied, Limits
+from pacman.layout import Layout
+from pacman.state import GameState
+
+__all__ = ["HostedContestant", "StudentFault", "describe"]
+
+HOST = "pacman.grading.running.student_host"
+#: how long importing the submission may take before it is given up
+LOAD_SECONDS = 120.0
+#: words of the generator sent ahead with a request, at most; and sent on demand, at most
+MAX_AHEAD, MAX_WORDS = 16, 1024
+FORGED = ("the agent's process reported a successor the referee cannot derive: "
+          "{what} (a forged report fails the test)")
+
+
+class StudentFault(Exception):
+    """What the student's code raised, as its host described it, or how the host ended."""
+
+    def __init__(self, text: str, died: str | None = None) -> None:
+        super().__init__(text)
+        self.described = text
+        self.died = died  # how the host ended, if it did
+
+
+def describe(error: BaseException) -> str:
+    """A fault's one line: the host's own description for a hosted student's fault."""
+    if isinstance(error, StudentFault):
+        return error.described
+    return describe_fault(error)
+
+
+class _Host:
+    """One student host process with the submission loaded."""
+
+    def __init__(self, submission: str, folder: Path, memory_mb: int | None,
+                 hide: Sequence[str]) -> None:
+        self.child = Child(HOST, Limits(memory_mb=memory_mb), cwd=str(folder), private=True,
+                           hide=hide)
+        self.busy = False
+        self.ahead = 0  # the generator's words sent ahead with a request: as many as last used
+        try:
+            answer = self.ask({"load": submission}, LOAD_SECONDS)
+        except StudentFault as fault:
+            self.close()
+            raise GradingError(f"loading the submission ended its process "
+                               f"({fault.died or fault})") from None
+        if "error" in answer:
+            self.close()
+            raise GradingError(str(answer["error"]))
+        if answer.get("loaded") is not True:
+            self.close()
+            raise GradingError(f"loading the submission failed: {answer.get('fault')}")
+
+    def ask(self, request: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Send `request` and wait for its answer, serving the host's draws from the global
+        `random` generator meanwhile. StudentFault if the host dies or answers a fault."""
+        child = self.child
+        if self.busy:
+            raise StudentFault("HostDied: the agent's process was stopped earlier")
+        self.busy = True
+        ahead = self.ahead
+        start = random.getstate() if ahead else None
+        words = [random.getrandbits(32) for _ in range(ahead)]
+        try:
+            child.send({**request, "words": words})
+            while True:
+                message = child.receive(timeout)
+                if message is None:
+                    child.kill()
+                    raise StudentFault(f"TimeoutError: no answer within {timeout:g}s")
+                draw = message.get("draw")
+                if draw is None:
+                    break
+                if start is None:  # nothing was drawn ahead: the call starts here
+                    start = random.getstate()
+                more = _more_words(draw)
+                words.extend(more)
+                child.send({"value": more})
+        except ChildDied as died:
+            raise StudentFault(f"HostDied: the agent's process died ({died.reason})",
+                               died.reason) from None
+        except BaseException:  # a time limit interrupted the wait: the host is still busy
+            child.kill()
+            raise
+        self.busy = False
+        used = message.get("used")
+        used = used if type(used) is int and 0 <= used <= len(words) else len(words)
+        if used < len(words) and start is not None:  # the words not used go back
+            random.setstate(start)
+            if used:
+                random.getrandbits(32 * used)
+        # next time, room for a little more than this time (a draw past them costs a round
+        # trip; a word drawn ahead and not used only goes back)
+        self.ahead = min(MAX_AHEAD, 2 * used + 2) if used else ahead // 2
+        if "fault" in message:
+            raise StudentFault(str(message["fault"])[:2000])
+        return message
+
+    @property
+    def alive(self) -> bool:
+        return not self.busy and self.child.process.poll() is None
+
+    def close(self) -> str:
+        self.child.kill()
+        return self.child.close()
+
+
+def _more_words(request: Any) -> list[int]:
+    """The next words of the global generator, as many as the host asked for (a bounded
+    number: a host asking for millions gets them a thousand at a time)."""
+    count = request.get("n") if isinstance(request, dict) else None
+    count = count if type(count) is int and 0 < count <= MAX_WORDS else MAX_WORDS
+    return [random.getrandbits(32) for _ in range(count)]
+
+
+class HostedContestant:
+    """A submission graded from its own host process (see the module's text).
+
+    `hide` lists folders the host must not see (the suite's: its `.solution` files); the host
+    runs in the submission's folder. Raises GradingError, as `Contestant` does, when the
+    submission cannot be loaded."""
+
+    def __init__(self, submission: str | Path, memory_mb: int | None = 2048,
+                 hide: Sequence[str | Path] = ()) -> None:
+        text = str(submission)
+        is_file = text.endswith(".py") or "/" in text or "\\" in text
+        #: a file's absolute path, or a module's name as given
+        self.spec = str(Path(text).expanduser().resolve()) if is_file else text
+        if is_file and not Path(self.spec).is_file():  # said as the loader says it
+            raise GradingError(f"no such agent file: {text}")
+        self.memory_mb = memory_mb
+        folder = Path(self.spec).parent if is_file else Path.cwd()
+        self.folder = folder
+        self.hide = [str(Path(h).resolve()) for h in hide
+                     if not folder.is_relative_to(Path(h).resolve())]
+        self.outputs: list[str] = []
+        self._host: _Host | None = _Host(self.spec, folder, memory_mb, self.hide)
+
+    @property
+    def name(self) -> str:
+        """How reports name the code under test."""
+        return self.spec
+
+    @property
+    def module_name(self) -> str:
+        """The submission's file name (or module name)."""
+        return Path(self.spec).name
+
+    def host(self) -> _Host:
+        """The live host, a fresh one (the submission loaded again) after a death."""
+        if self._host is None or not self._host.alive:
+            if self._host is not None:
+                self.outputs.append(self._host.close())
+            self._host = None
+            self._host = _Host(self.spec, self.folder, self.memory_mb, self.hide)
+        return self._host
+
+    def close(self) -> str:
+        """End the host; returns everything the submission printed."""
+        if self._host is not None:
+            self.outputs.append(self._host.close())
+            self._host = None
+        return "".join(self.outputs)
+
+    # --- what the test classes ask for ---------------------------------------------------
+
+    def tree_agent(self, name: str) -> TreeAgentStandIn | None:
+        """A stand-in for the submission's class `name` on tree tests, or None if it has none."""
+        if not self.host().ask({"has": name}).get("has"):
+            return None
+        return _TreeAgent(self, name)
+
+    def game_agent(self, name: str, depth: int) -> _GameAgent:
+        """The class `name` at `depth` along a game test, its explored states counted here."""
+        return _GameAgent(self, name, depth)
+
+    def eval_agent(self, name: str, arguments: Mapping[str, str]) -> _EvalAgent:
+        """The class `name` built from a test's `agentArgs`, playing an agent test."""
+        return _EvalAgent(self, name, dict(arguments))
+
+
+def _board(layout: Layout, num_ghosts: int) -> dict[str, Any]:
+    return {"text": layout.text, "name": layout.name, "num_ghosts": num_ghosts}
+
+
+class _TreeAgent(TreeAgentStandIn):
+    """The submission's tree-test class, run in its host, replayed on the referee's tree."""
+
+    def __init__(self, contestant: HostedContestant, name: str) -> None:
+        self.contestant, self.name = contestant, name
+
+    def run(self, case: TreeCase, depth: int, default_value: float | None, classic: bool,
+            budget: int) -> AgentRun:
+        tree = case.tree
+        request = {"tree": {"tree": {
+            "start": tree.start, "num_agents": tree.num_agents,
+            "children": {node: [list(pair) for pair in pairs]
+                         for node, pairs in tree.children.items()},
+            "values": dict(tree.values), "win": sorted(tree.win_states),
+            "lose": sorted(tree.lose_states)},
+            "alg": self.name, "depth": depth, "default": default_value, "classic": classic,
+            "budget": budget}}
+        try:
+            answer = self.contestant.host().ask(request)
+        except StudentFault as fault:
+            return AgentRun(None, frozenset({tree.start}),
+                            error=f"the agent raised {fault}", error_type="StudentFault")
+        return replay_tree(case, answer, default_value, classic, budget)
+
+
+def replay_tree(case: TreeCase, answer: Mapping[str, Any], default_value: float | None,
+                classic: bool, budget: int) -> AgentRun:
+    """The run a host reported, as the referee derives it from the reported calls."""
+    run = TreeRun(case.tree, default_value, classic, budget)
+    error = answer.get("error")
+    error_type = answer.get("error_type")
+    error = None if error is None else str(error)[:2000]
+    if error_type in (None, "TreeBudgetError") and answer.get("calls") is None:
+        # no calls: only a failure may be reported this way
+        if error_type != "TreeBudgetError":
+            return _forged(case, "no calls reported")
+        generated = answer.get("generated")
+        nodes = {str(n) for n in generated} if isinstance(generated, list) else set()
+        return AgentRun(None, frozenset(nodes | {case.tree.start}), (), error, error_type)
+    calls = answer.get("calls")
+    if not isinstance(calls, list):
+        return _forged(case, "no list of calls")
+    for number, call in enumerate(calls):
+        if not (isinstance(call, list) and len(call) == 3 and isinstance(call[0], str)):
+            return _forged(case, f"call {number + 1} is not (node, agent, action)")
+        node, agent, action = call
+        if node not in run.generated:
+            return _forged(case, f"call {number + 1} starts from node {node!r}, which was not "
+                                 "generated before it")
+        try:
+            TreeState(run, node).successor(agent, action if isinstance(action, str) else
+                                           repr(action))
+        except TreeBudgetError as problem:
+            error, error_type = str(problem), type(problem).__name__
+            break
+        except TreeError:  # it raised in the host too (which said so, or the code caught it)
+            continue
+    action = answer.get("action")
+    action = None if action is None or error is not None else str(action)
+    duplicates = tuple(f"{node} --{name}--> generated {count} times"
+                       for node, name, count in run.duplicate_edges())
+    return AgentRun(action, frozenset(run.generated), duplicates,
+                    None if error is None else str(error),
+                    None if error_type is None else str(error_type))
+
+
+def _forged(case: TreeCase, what: str) -> AgentRun:
+    return AgentRun(None, frozenset({case.tree.start}), error=FORGED.format(what=what),
+                    error_type="ForgedReport")
+
+
+class _GameAgent:
+    """A game test's student, played from its host and counted by the referee."""
+
+    def __init__(self, contestant: HostedContestant, name: str, depth: int) -> None:
+        self.contestant, self.name, self.depth = contestant, name, depth
+        self._built: _Host | None = None
+        self._board: dict[str, Any] | None = None
+        self.forged: str | None = None  # the first forged report, if any
+
+    def _host(self, state: GameState) -> _Host:
+        host = self.contestant.host()
+        if host is not self._built:  # a new game, or a fresh host after a death
+            self._board = _board(state.layout, state.num_agents - 1)
+            answer = host.ask({"game_agent": {"alg": self.name, "depth": self.depth,
+                                              "board": self._board}})
+            if "error" in answer:
+                raise GradingError(str(answer["error"]))
+            self._built = host
+        return host
+
+    def register_initial_state(self, state: GameState) -> None:
+        """The agent's `registerInitialState`, in its host."""
+        self._host(state).ask({"register": state.compact()})
+
+    def move(self, state: GameState) -> tuple[Any, int]:
+        """The agent's action in `state`, and the explored count the referee derives from the
+        reported calls (-1 for a report it cannot derive: no staff count matches it)."""
+        answer = self._host(state).ask({"move": state.compact()})
+        action = answer.get("action")
+        count = _explored(state, answer.get("calls"))
+        if count < 0 and self.forged is None:
+            self.forged = "its calls name a state that was never generated"
+        return (action if isinstance(action, str) else _Illegal(action)), count
+
+
+def _explored(root: GameState, calls: Any) -> int:
+    """The classic explored count of the calls a host reported from `root`; -1 if they name a
+    parent that was never made."""
+    if not isinstance(calls, list):
+        return -1
+    states: list[GameState | None] = [root]
+    explored: set[GameState] = set()
+    for call in calls:
+        if not (isinstance(call, list) and len(call) == 3 and type(call[0]) is int
+                and 0 <= call[0] < len(states)):
+            return -1
+        parent = states[call[0]]
+        if parent is None:
+            return -1
+        child: GameState | None = None
+        if not parent.is_terminal():
+            try:
+                child = parent.successor(call[1], call[2])
+            except Exception:  # the student's call raised there too, and maybe caught it
+                child = None
+        if child is not None:
+            explored.add(parent)
+            explored.add(child)
+        states.append(child)
+    return len(explored)
+
+
+class _Illegal:
+    """An action that is not a string: the referee's game calls it illegal."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        shown = self.value.get("repr") if isinstance(self.value, dict) else self.value
+        return str(shown)
+
+
+class _EvalAgent:
+    """An agent test's agent, played from its host."""
+
+    def __init__(self, contestant: HostedContestant, name: str,
+                 arguments: dict[str, str]) -> None:
+        self.contestant, self.name, self.arguments = contestant, name, arguments
+        self._built: _Host | None = None
+        self._register = False
+
+    def _host(self, state: GameState) -> _Host:
+        host = self.contestant.host()
+        if host is not self._built:  # the first game, or a fresh host after a death
+            answer = host.ask({"eval_agent": {
+                "name": self.name, "arguments": self.arguments,
+                "board": _board(state.layout, state.num_agents - 1)}})
+            if "error" in answer:
+                raise GradingError(str(answer["error"]))
+            self._built, self._register = host, bool(answer.get("register"))
+        return host
+
+    def register_initial_state(self, state: GameState) -> None:
+        """The agent's `registerInitialState`, in its host."""
+        host = self._host(state)
+        if self._register:
+            host.ask({"call": {"hook": "register_initial_state", "state": state.compact()}})
+
+    def get_action(self, state: GameState) -> Any:
+        """The agent's action, computed in its host on a copy of `state`."""
+        action = self._host(state).ask(
+            {"call": {"hook": "get_action", "state": state.compact()}}).get("action")
+        return action if isinstance(action, str) else _Illegal(action)

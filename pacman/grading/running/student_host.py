@@ -1,0 +1,301 @@
+"""The student's host: the only process where a graded submission's code runs.
+
+Started by the referee (`pacman.grading.running.hosted`) as a `Child(private=True)`: its own
+process namespace where Linux gives one, and the suite's folder hidden from it where a mount
+namespace allows. It gets the test's *inputs* (a tree, a layout's text, a state's fields, an
+agent's name and arguments), never a test's or a solution's path, and answers what the code
+did:
+
+- `load`: import the submission (the CS188 loader for a file);
+- `has`: whether the submission has a class of that name;
+- `tree`: run the class on a test tree and report the action and every successor call it made
+  (node, agent, action), in order; the referee replays the calls on its own tree;
+- `game_agent`, then `register` and `move`: a search agent along a game test, reporting per move
+  its action and its `generateSuccessor` calls as (parent, agent, action), where the parent is
+  0 for the state it was given and `k` for the child made by the `k`-th call; the referee derives
+  the states and counts the explored set itself;
+- `eval_agent`, then `call`: an agent test's agent, answering actions.
+
+Random numbers: the module-level functions of `random` (what student code and the classic
+`util` call) draw from the referee's own generator (`_Words`: its 32-bit words, sent ahead with
+each request), so the draws interleave with the ghosts' exactly as they do in one process;
+`random.seed` here changes nothing the game uses. Whatever the code raises is answered as its one-line description.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from pacman.hosting.isolation import Channel, child_setup
+
+__all__ = ["main"]
+
+#: what the host answers per successor call, at most (a run past it reports no calls: the
+#: referee then records the run as failed, which a report could never make better)
+MAX_LOGGED_CALLS = 2_000_000
+_RANDOM_FUNCTIONS = ("betavariate", "binomialvariate", "choice", "choices", "expovariate",
+                     "gammavariate", "gauss", "getrandbits", "getstate", "lognormvariate",
+                     "normalvariate", "paretovariate", "randbytes", "randint", "random",
+                     "randrange", "sample", "seed", "setstate", "shuffle", "triangular",
+                     "uniform", "vonmisesvariate", "weibullvariate")
+
+
+class _Words(random.Random):
+    """The referee's generator, word for word: every draw is made of the 32-bit words of the
+    referee's Mersenne Twister, which the referee sends ahead with each request (as many as the
+    code used the time before) and on demand. `random()` and `getrandbits(k)` combine the words
+    exactly as CPython's generator does, and every other method of `random.Random` is built on
+    those two, so the code here draws exactly the numbers it would draw in the referee's
+    process; the referee then moves its generator on by the words used. Seeding it or setting
+    its state changes nothing: there is no state here to change."""
+
+    def __init__(self, channel: Channel) -> None:
+        super().__init__(0)
+        self._channel = channel
+        self.words: list[int] = []
+        self.used = 0
+
+    def start(self, words: Any) -> None:
+        """A new request: the words sent ahead with it."""
+        self.words = [int(w) for w in words] if isinstance(words, list) else []
+        self.used = 0
+
+    def _word(self) -> int:
+        if self.used >= len(self.words):  # more than were sent ahead: ask for more
+            self._channel.send({"draw": {"kind": "words", "n": max(4, len(self.words))}})
+            answer = self._channel.receive()
+            if answer is None or not isinstance(answer.get("value"), list):
+                raise SystemExit(70)  # the referee is gone
+            self.words.extend(int(w) for w in answer["value"])
+        word = self.words[self.used]
+        self.used += 1
+        return word
+
+    def random(self) -> float:
+        """The next float in [0, 1), from two words (CPython's `genrand_res53`)."""
+        high, low = self._word() >> 5, self._word() >> 6
+        return (high * 67108864.0 + low) * (1.0 / 9007199254740992.0)
+
+    def getrandbits(self, k: int, /) -> int:
+        """`k` random bits: the top `k` bits of one word, or words least significant first."""
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise TypeError("getrandbits() requires an integer")
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k <= 32:
+            return self._word() >> (32 - k) if k else 0
+        result, shift = 0, 0
+        while k > 0:
+            word = self._word()
+            if k < 32:
+                word >>= 32 - k
+            result |= word << shift
+            shift += 32
+            k -= 32
+        return result
+
+
+def _fault(error: BaseException) -> dict[str, Any]:
+    from pacman.cs188.loader import describe_fault
+
+    try:
+        text = describe_fault(error)
+    except BaseException:
+        text = type(error).__name__
+    return {"fault": text[:2000], "type": type(error).__name__}
+
+
+class _Host:
+    """The submission and the agent it currently plays."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.contestant: Any = None
+        self.agent: Any = None
+        self.origin: Any = None
+        self.log: list[tuple[int, int, Any]] = []
+
+    def serve(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        kind = next(iter(request), "")
+        handler = getattr(self, f"_{kind}", None)
+        if handler is None:
+            return {"fault": f"unknown request {kind!r}", "type": "ValueError"}
+        try:
+            answer: dict[str, Any] = handler(request[kind])
+            return answer
+        except BaseException as error:  # the submission's own fault: the referee records it
+            return _fault(error)
+
+    def _load(self, path: str) -> dict[str, Any]:
+        from pacman.errors import GradingError
+        from pacman.grading.running.contestant import Contestant
+
+        try:
+            self.contestant = Contestant(path)
+        except GradingError as error:
+            return {"error": str(error)}
+        return {"loaded": True}
+
+    def _has(self, name: str) -> dict[str, Any]:
+        return {"has": isinstance(getattr(self.contestant.module, str(name), None), type)}
+
+    def _tree(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        from pacman.grading.reference.tree import GameTree, TreeBudgetError, TreeRun
+        from pacman.grading.running.tree_run import tree_action, tree_error
+
+        spec = request["tree"]
+        tree = GameTree(str(spec["start"]), int(spec["num_agents"]),
+                        {str(node): tuple((str(a), str(c)) for a, c in pairs)
+                         for node, pairs in spec["children"].items()},
+                        {str(node): float(value) for node, value in spec["values"].items()},
+                        frozenset(spec["win"]), frozenset(spec["lose"]))
+        default = request.get("default")
+        run = TreeRun(tree, None if default is None else float(default),
+                      bool(request.get("classic")), int(request["budget"]))
+        run.log = []
+        cls = getattr(self.contestant.module, str(request["alg"]), None)
+        answer: dict[str, Any] = {"action": None, "error": None, "error_type": None}
+        try:
+            action = tree_action(cls, int(request["depth"]), run.root())
+            answer["action"] = None if action is None else str(action)
+        except BaseException as error:
+            answer.update(error=tree_error(error)[:2000], error_type=type(error).__name__)
+            if isinstance(error, TreeBudgetError):  # the calls would be millions: say so
+                answer["generated"] = sorted(run.generated)
+                return answer
+        answer["calls"] = [[node, agent, _name(action)] for node, agent, action in run.log]
+        return answer
+
+    def _game_agent(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        from pacman.errors import GradingError
+
+        self._board(request)
+        try:
+            self.agent = self.contestant.game_agent(str(request["alg"]), int(request["depth"]))
+        except GradingError as error:
+            return {"error": str(error)}
+        self.agent.counted = _logged(self.agent, self.log)
+        return {"built": True}
+
+    def _register(self, fields: Any) -> dict[str, Any]:
+        self.agent.register_initial_state(self.origin.recreate(fields))
+        return {"done": True}
+
+    def _move(self, fields: Any) -> dict[str, Any]:
+        self.log.clear()
+        action = self.agent.counted(self.origin.recreate(fields))
+        if len(self.log) > MAX_LOGGED_CALLS:
+            return {"action": _name(action), "calls": None}
+        return {"action": _name(action),
+                "calls": [[parent, agent, _name(act)] for parent, agent, act in self.log]}
+
+    def _eval_agent(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        from pacman.errors import GradingError
+
+        self._board(request)
+        try:
+            self.agent = self.contestant.eval_agent(str(request["name"]),
+                                                    dict(request["arguments"]))
+        except GradingError as error:
+            return {"error": str(error)}
+        return {"built": True, "register": callable(
+            getattr(self.agent, "register_initial_state", None))}
+
+    def _call(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        hook = str(request["hook"])
+        if hook not in ("register_initial_state", "get_action"):
+            return {"fault": f"no hook {hook}", "type": "ValueError"}
+        result = getattr(self.agent, hook)(self.origin.recreate(request["state"]))
+        return {"action": _name(result)}
+
+    def _board(self, request: Mapping[str, Any]) -> None:
+        from pacman.layout import parse_layout
+        from pacman.state import GameState
+
+        board = request["board"]
+        self.origin = GameState.initial(parse_layout(str(board["text"]), str(board["name"])),
+                                        int(board["num_ghosts"]))
+
+
+def _name(action: Any) -> Any:
+    """An action as the referee reads it: a string as a string; anything else by its repr,
+    wrapped so that it cannot pass for a string (the referee calls it illegal)."""
+    if isinstance(action, str):
+        return str.__str__(action) if not hasattr(action, "value") else str(action.value)
+    if action is None:
+        return None
+    try:
+        return {"repr": repr(action)[:80]}
+    except BaseException:
+        return {"repr": "<unprintable>"}
+
+
+def _logged(agent: Any, log: list[tuple[int, int, Any]]) -> Any:
+    """`agent`'s move on a state whose every successor call is logged as (parent, agent,
+    action); the children get the numbers 1, 2, ... in the order they are made."""
+    from pacman.cs188.state import CS188GameState
+
+    if agent.classic:
+        student = agent.agent
+        student.context.explored.counting = False  # the referee counts
+
+        class Logged(CS188GameState):
+            __slots__ = ("_node",)
+            _node: int
+
+            def generateSuccessor(self, agentIndex: int, action: str) -> CS188GameState:
+                log.append((self._node, agentIndex, action))
+                state = self.core
+                if state.is_terminal():
+                    raise Exception("Can't generate a successor of a terminal state.")
+                child = Logged(state.successor(agentIndex, action), self.context)
+                child._node = len(log)
+                return child
+
+        def classic_move(state: Any) -> Any:
+            from pacman.stack import call_with_room
+
+            root = Logged(state, student.context)
+            root._node = 0
+            return call_with_room(student.agent.getAction, root)
+
+        return classic_move
+
+    class Ours:
+        __slots__ = ("_node", "_state")
+
+        def __init__(self, state: Any, node: int) -> None:
+            self._state, self._node = state, node
+
+        def successor(self, agent_index: int, action: Any) -> Ours:
+            log.append((self._node, agent_index, action))
+            return Ours(self._state.successor(agent_index, action), len(log))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._state, name)
+
+    return lambda state: agent.agent.get_action(Ours(state, 0))
+
+
+def main() -> None:
+    """Serve the referee until it closes the channel."""
+    channel = child_setup()
+    shared = _Words(channel)
+    for name in _RANDOM_FUNCTIONS:  # before the submission is imported: `from random import`
+        if hasattr(shared, name):
+            setattr(random, name, getattr(shared, name))
+    host = _Host(channel)
+    while True:
+        request = channel.receive()
+        if request is None:
+            return
+        shared.start(request.pop("words", None))
+        answer = host.serve(request)
+        answer["used"] = shared.used
+        channel.send(answer)
+
+
+if __name__ == "__main__":
+    main()
