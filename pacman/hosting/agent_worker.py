@@ -9,10 +9,14 @@ The referee (`pacman.hosting.agent_host`) sends one request at a time and this s
 - `resolve`: a batch configuration's agent resolved to its canonical settings, description
   and code files (`pacman.experiments.grid.canonical_agent`), for a batch that must not import
   the user's code itself;
-- `call`: one of the agent's hooks (`set_rng`, `register_initial_state`, `get_action`, `final`)
-  on a state rebuilt from the referee's (`GameState.recreate`): a fresh value for each call, so
-  whatever the agent does to it stays here. The answer is the action's name (for
-  `get_action`) and the `nodes_generated` of the agent's `last_decision`.
+- a hook call, `set_rng`, `register_initial_state`, `get_action` or `final` (the hot path:
+  one a move, so it skips JSON): one line, the hook's letter (`s`, `r`, `a`, `f`) and the
+  state's fields (`GameState.compact`) as words, food and capsules in hexadecimal (no limit on
+  their size), the ghosts' fields last. The agent gets a state rebuilt from them
+  (`GameState.recreate`): a fresh value for each call, so whatever the agent does to it stays
+  here. The answer is one line too: `NODES ACTION` for a move (the `nodes_generated` of the
+  agent's `last_decision`, `-` for none, and the action's name), `done` for another hook, or a
+  JSON message for anything else (an error, an action that is not one of the five names).
 
 The agent's random numbers are the referee's: its generator (`RefereeRandom`) asks the referee
 for every draw, so an agent here draws exactly the numbers it would draw in the referee's
@@ -22,10 +26,13 @@ answered as an error with the exception's name and text (the referee records a `
 
 from __future__ import annotations
 
+import json
+import os
 import random
 from typing import Any
 
 from pacman.hosting.isolation import Channel, child_setup
+from pacman.rules import Direction
 
 __all__ = ["RefereeRandom", "main"]
 
@@ -69,22 +76,29 @@ def _error(error: BaseException) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Serve one agent until the referee closes the channel."""
+    """Serve one agent until the referee closes the channel.
+
+    The hook calls bypass `Channel.receive` and `Channel.send` (JSON, a lock): this loop reads
+    and writes raw lines (`receive_line`, `send_line`), one line each way a move, and only a
+    line that starts with `{` is JSON (a `build` or a `resolve`). `RefereeRandom` still talks
+    JSON over the same streams, between a call's line and its answer."""
     channel = child_setup()
+    readline, write = channel.receive_line, channel.send_line
     agent: Any = None
     origin: Any = None
     while True:
-        request = channel.receive()
-        if request is None:
+        line = readline()
+        if not line:
             return
+        if line[0] != 0x7B:  # not `{`: a hook call
+            write(_call(agent, origin, line, channel))
+            continue
+        request = json.loads(line)
         if "build" in request:
             agent, origin, answer = _build(request["build"])
             channel.send(answer)
-            continue
-        if "resolve" in request:
+        elif "resolve" in request:
             channel.send(_resolve(request["resolve"]))
-            continue
-        channel.send(_call(agent, origin, request["call"], request.get("state"), channel))
 
 
 def _resolve(request: dict[str, Any]) -> dict[str, Any]:
@@ -105,12 +119,30 @@ def _resolve(request: dict[str, Any]) -> dict[str, Any]:
 _ORIGINS: dict[tuple[str, str, int], Any] = {}  # the last board's first state
 
 
+_CPUS: dict[str, Any] = {}  # "start": the CPUs this host started with; "now": its CPU
+
+
+def _follow_cpu(cpu: Any) -> None:
+    """Run on the referee's CPU for the game (`agent_host._share_cpu`: the two take turns), or
+    on the CPUs this host started with when the referee shares none."""
+    wanted = cpu if type(cpu) is int else None  # None: the CPUs it started with
+    if wanted == _CPUS.get("now"):
+        return
+    try:
+        start = _CPUS.setdefault("start", os.sched_getaffinity(0))
+        os.sched_setaffinity(0, start if wanted is None else {wanted})
+        _CPUS["now"] = wanted
+    except (AttributeError, OSError, ValueError):  # not Linux, or a CPU this host may not use
+        pass
+
+
 def _build(request: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
     from pacman.agents.registry import make_agent
     from pacman.game import describe
     from pacman.layout import parse_layout
     from pacman.state import GameState
 
+    _follow_cpu(request.get("cpu"))
     try:
         board = (str(request["layout_text"]), str(request["layout_name"]),
                  int(request["num_ghosts"]))
@@ -133,32 +165,46 @@ def _build(request: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
                                "hooks": hooks}
 
 
-def _call(agent: Any, origin: Any, hook: str, fields: Any,
-          channel: Channel) -> dict[str, Any]:
+#: an action's answer line after its node count, by the action's name (a `Direction` finds
+#: its own: it hashes and compares as its name); any other action is answered in JSON
+_ANSWERS = {name: f" {name}\n".encode() for name in ("North", "South", "East", "West", "Stop")}
+_HOOKS = {0x73: "set_rng", 0x72: "register_initial_state", 0x61: "get_action", 0x66: "final"}
+_DONE = b"done\n"
+
+
+def _call(agent: Any, origin: Any, line: bytes, channel: Channel) -> bytes:
+    """The answer line to one hook call's line (the referee's `HostedAgent._exchange`)."""
     try:
+        hook = _HOOKS[line[0]]
+        method: Any = getattr(agent, hook, None)
         if hook == "set_rng":
-            method = getattr(agent, "set_rng", None)
             if callable(method):
                 method(RefereeRandom(channel))
-            return {"done": None}
-        method = getattr(agent, hook, None)
+            return _DONE
         if hook != "get_action" and not callable(method):
-            return {"done": None}  # an optional hook the agent does not have
-        state = origin.recreate(fields)
-        result = method(state)  # type: ignore[misc]  # get_action: checked when built
+            return _DONE  # an optional hook the agent does not have
+        # hook, pac, direction, food, capsules, score, result, then the ghosts' fields
+        words = line.decode("ascii").split()
+        state = origin.recreate((words[1], words[2], words[7:], int(words[3], 16),
+                                 int(words[4], 16), words[5], words[6]))
+        result = method(state)
         if hook != "get_action":
-            return {"done": None}
+            return _DONE
         decision = getattr(agent, "last_decision", None)
         nodes = getattr(decision, "nodes_generated", None)
-        answer: dict[str, Any] = {"nodes": nodes if type(nodes) is int else None}
-        if isinstance(result, str):  # legal or not, the referee judges it
-            answer["done"] = str.__str__(result) if not hasattr(result, "value") else (
-                str(result.value))
-        else:  # not an action at all: the referee records it by its repr
-            answer["unreadable"] = repr(result)[:80]
-        return answer
+        count = nodes if type(nodes) is int else None
+        if type(result) is str or type(result) is Direction:  # the usual answer
+            tail = _ANSWERS.get(result)
+            if tail is not None:
+                return (b"-" if count is None else b"%d" % count) + tail
+        if not isinstance(result, str):  # not an action at all: the referee shows its repr
+            answer: dict[str, Any] = {"nodes": count, "unreadable": repr(result)[:80]}
+        else:  # legal or not, the referee judges it
+            answer = {"nodes": count, "done": str.__str__(result) if not hasattr(
+                result, "value") else str(result.value)}
+        return json.dumps(answer).encode() + b"\n"
     except BaseException as error:  # the agent's own fault: the referee records it
-        return _error(error)
+        return json.dumps(_error(error)).encode() + b"\n"
 
 
 if __name__ == "__main__":

@@ -280,6 +280,16 @@ class Channel:
         message: dict[str, Any] = json.loads(line)
         return message
 
+    def receive_line(self) -> bytes:
+        """The next raw line from the parent (b"" when it closed the channel): for a protocol
+        of its own that skips JSON on its hot path."""
+        return self._reader.readline()
+
+    def send_line(self, data: bytes) -> None:
+        """Send raw bytes, a whole line, to the parent (no lock: one sender at a time)."""
+        self._writer.write(data)
+        self._writer.flush()
+
     def send(self, message: dict[str, Any]) -> None:
         """Send one message to the parent."""
         data = json.dumps(message).encode() + b"\n"

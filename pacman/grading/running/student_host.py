@@ -19,7 +19,8 @@ did:
 Random numbers: the module-level functions of `random` (what student code and the classic
 `util` call) draw from the referee's own generator (`_Words`: its 32-bit words, sent ahead with
 each request), so the draws interleave with the ghosts' exactly as they do in one process;
-`random.seed` here changes nothing the game uses. Whatever the code raises is answered as its one-line description.
+`random.seed` here changes nothing the game uses. Whatever the code raises is answered as its
+one-line description.
 """
 
 from __future__ import annotations
