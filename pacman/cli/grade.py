@@ -21,10 +21,11 @@ DESCRIPTION = """\
 Grade search agents with autograder test cases: a classic CS188 test_cases/ folder (CONFIG files,
 questions, points; GraphGameTreeTest, PacmanGameTreeTest and EvalAgentTest), or folders of this
 project's own tree cases. Student code runs unmodified (a CS188 multiAgents.py works as it is),
-in a separate process with hard limits: a test over --test-timeout or a question over
---question-timeout is killed and scores 0, and sys.exit, os._exit, crashes and memory hogs are
-recorded as that submission's crash. This protects the grader from mistakes; it is not a
-security sandbox.
+in a process of its own that reports what it did to a referee process that never runs it: the
+referee checks every report, plays, counts and computes the points, so nothing the code does
+changes a grade. Hard limits: a test over --test-timeout or a question over --question-timeout
+is killed and scores 0, and sys.exit, os._exit, crashes and memory hogs are recorded as that
+submission's crash. This protects the grades from the code; it is not a security sandbox.
 
 exit status: 0 when grading ran, whatever the points; 1 when a test file is broken, when one of
 this project's own cases (no points) fails, or with --strict when a point is lost; 2 when the

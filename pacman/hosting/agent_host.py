@@ -21,15 +21,12 @@ own agents, with settings that name no code of the user's.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import os
 import random
 import select
-import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,67 +107,6 @@ def _request(letter: str, state: GameState) -> bytes:
             f"{' '.join(map(str, ghosts))}\n").encode()
 
 
-#: per thread that plays hosted agents: the CPU it shares with them for a game, and the CPUs
-#: it had before
-_SHARED: dict[int, tuple[int, set[int]]] = {}
-
-
-@functools.lru_cache(maxsize=1)
-def _cpu_getter() -> Callable[[], int] | None:
-    """The C library's `sched_getcpu` (the CPU this thread runs on), or None without one."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    try:
-        import ctypes
-
-        getter: Callable[[], int] = ctypes.CDLL(None, use_errno=True).sched_getcpu
-    except (AttributeError, OSError):
-        return None
-    return getter
-
-
-def _share_cpu() -> int | None:
-    """The CPU this thread runs on, which it keeps for the game (until `_unshare_cpu`) and
-    shares with the game's hosts, when a CPU is idle at the start of the game; None when none
-    is (or there is one CPU, or no affinity calls on this system).
-
-    The referee and its hosts take turns, never running at once, so one CPU serves them all;
-    and on a virtual machine, waking a process that waits on an idle CPU costs tens of
-    microseconds, twice a move (measured here: a round trip of two Python processes takes
-    about 55 us across CPUs, 7 us on one). When every CPU is busy the scheduler keeps a host
-    and its referee together by itself, and a pinned pair could no longer move away from
-    another process: so no CPU is shared then (measured: a batch of two workers on two CPUs
-    beside another busy process, 1.2x the time of the same batch without hosts unpinned, 1.7x
-    pinned). Between games the thread has all its CPUs back."""
-    thread = threading.get_ident()
-    shared = _SHARED.get(thread)
-    if shared is not None:  # another host of this game, or one never released
-        return shared[0]
-    getter = _cpu_getter()
-    if getter is None:
-        return None
-    try:
-        before = os.sched_getaffinity(0)
-        with open("/proc/loadavg", "rb") as loadavg:  # `1.02 0.97 0.90 2/180 4242`
-            running = int(loadavg.read().split()[3].partition(b"/")[0])
-        cpu = getter()
-        if not 1 <= running < len(before) or cpu not in before:
-            return None
-        os.sched_setaffinity(0, {cpu})
-    except (OSError, ValueError, IndexError):  # not allowed here, or no such file
-        return None
-    _SHARED[thread] = (cpu, before)
-    return cpu
-
-
-def _unshare_cpu() -> None:
-    """Give this thread its CPUs back (the game's first host to be released does)."""
-    shared = _SHARED.pop(threading.get_ident(), None)
-    if shared is not None:
-        with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, shared[1])
-
-
 class HostedAgent:
     """An agent of `name` with `settings`, playing from its own agent host process.
 
@@ -195,7 +131,9 @@ class HostedAgent:
         self._to_host = child.process.stdin.fileno()
         self._from_host = child.process.stdout.fileno()
         self._pending = b""  # what the host sent after the last line read
-        self._cpu = _share_cpu()  # the host runs on the referee's CPU for the game
+        from pacman.hosting.isolation import share_cpu
+
+        self._cpu = share_cpu()  # the host runs on the referee's CPU for the game
         try:
             child.send({"build": {
                 "name": name, "role": role, "settings": dict(settings), "index": index,
@@ -300,7 +238,9 @@ class HostedAgent:
     def _leave_cpu(self) -> None:
         if self._cpu is not None:
             self._cpu = None
-            _unshare_cpu()
+            from pacman.hosting.isolation import unshare_cpu
+
+            unshare_cpu()
 
     # --- the exchange --------------------------------------------------------------------
 

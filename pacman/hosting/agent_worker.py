@@ -27,11 +27,10 @@ answered as an error with the exception's name and text (the referee records a `
 from __future__ import annotations
 
 import json
-import os
 import random
 from typing import Any
 
-from pacman.hosting.isolation import Channel, child_setup
+from pacman.hosting.isolation import Channel, child_setup, follow_cpu
 from pacman.rules import Direction
 
 __all__ = ["RefereeRandom", "main"]
@@ -119,30 +118,13 @@ def _resolve(request: dict[str, Any]) -> dict[str, Any]:
 _ORIGINS: dict[tuple[str, str, int], Any] = {}  # the last board's first state
 
 
-_CPUS: dict[str, Any] = {}  # "start": the CPUs this host started with; "now": its CPU
-
-
-def _follow_cpu(cpu: Any) -> None:
-    """Run on the referee's CPU for the game (`agent_host._share_cpu`: the two take turns), or
-    on the CPUs this host started with when the referee shares none."""
-    wanted = cpu if type(cpu) is int else None  # None: the CPUs it started with
-    if wanted == _CPUS.get("now"):
-        return
-    try:
-        start = _CPUS.setdefault("start", os.sched_getaffinity(0))
-        os.sched_setaffinity(0, start if wanted is None else {wanted})
-        _CPUS["now"] = wanted
-    except (AttributeError, OSError, ValueError):  # not Linux, or a CPU this host may not use
-        pass
-
-
 def _build(request: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
     from pacman.agents.registry import make_agent
     from pacman.game import describe
     from pacman.layout import parse_layout
     from pacman.state import GameState
 
-    _follow_cpu(request.get("cpu"))
+    follow_cpu(request.get("cpu"))
     try:
         board = (str(request["layout_text"]), str(request["layout_name"]),
                  int(request["num_ghosts"]))

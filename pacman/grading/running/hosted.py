@@ -23,6 +23,7 @@ fresh host takes the next test.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -68,13 +69,25 @@ class _Host:
     """One student host process with the submission loaded."""
 
     def __init__(self, submission: str, folder: Path, memory_mb: int | None,
-                 hide: Sequence[str]) -> None:
+                 hide: Sequence[str], cpu: int | None) -> None:
+        """Start the host and send it the submission to load; `loaded()` waits for it (so the
+        caller's own start-up runs meanwhile)."""
         self.child = Child(HOST, Limits(memory_mb=memory_mb), cwd=str(folder), private=True,
                            hide=hide)
         self.busy = False
         self.ahead = 0  # the generator's words sent ahead with a request: as many as last used
+        self._loading = True
+        with contextlib.suppress(ChildDied):  # loaded() says how it ended
+            self.child.send({"load": submission, "cpu": cpu, "words": []})
+
+    def loaded(self) -> None:
+        """Wait until the submission is loaded; GradingError (one line) if it cannot be."""
+        if not self._loading:
+            return
+        self._loading = False
+        self.busy = True
         try:
-            answer = self.ask({"load": submission}, LOAD_SECONDS)
+            answer = self._answer([], None, LOAD_SECONDS)
         except StudentFault as fault:
             self.close()
             raise GradingError(f"loading the submission ended its process "
@@ -89,7 +102,7 @@ class _Host:
     def ask(self, request: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Send `request` and wait for its answer, serving the host's draws from the global
         `random` generator meanwhile. StudentFault if the host dies or answers a fault."""
-        child = self.child
+        self.loaded()
         if self.busy:
             raise StudentFault("HostDied: the agent's process was stopped earlier")
         self.busy = True
@@ -97,7 +110,16 @@ class _Host:
         start = random.getstate() if ahead else None
         words = [random.getrandbits(32) for _ in range(ahead)]
         try:
-            child.send({**request, "words": words})
+            self.child.send({**request, "words": words})
+        except ChildDied as died:
+            raise StudentFault(f"HostDied: the agent's process died ({died.reason})",
+                               died.reason) from None
+        return self._answer(words, start, timeout)
+
+    def _answer(self, words: list[int], start: Any, timeout: float | None) -> dict[str, Any]:
+        """The host's answer to the request just sent (see `ask`)."""
+        child = self.child
+        try:
             while True:
                 message = child.receive(timeout)
                 if message is None:
@@ -126,7 +148,7 @@ class _Host:
                 random.getrandbits(32 * used)
         # next time, room for a little more than this time (a draw past them costs a round
         # trip; a word drawn ahead and not used only goes back)
-        self.ahead = min(MAX_AHEAD, 2 * used + 2) if used else ahead // 2
+        self.ahead = min(MAX_AHEAD, 2 * used + 2) if used else self.ahead // 2
         if "fault" in message:
             raise StudentFault(str(message["fault"])[:2000])
         return message
@@ -153,10 +175,11 @@ class HostedContestant:
 
     `hide` lists folders the host must not see (the suite's: its `.solution` files); the host
     runs in the submission's folder. Raises GradingError, as `Contestant` does, when the
-    submission cannot be loaded."""
+    submission cannot be loaded; with `wait=False`, from `loaded()` (the host loads it while
+    the caller goes on)."""
 
     def __init__(self, submission: str | Path, memory_mb: int | None = 2048,
-                 hide: Sequence[str | Path] = ()) -> None:
+                 hide: Sequence[str | Path] = (), wait: bool = True) -> None:
         text = str(submission)
         is_file = text.endswith(".py") or "/" in text or "\\" in text
         #: a file's absolute path, or a module's name as given
@@ -169,7 +192,16 @@ class HostedContestant:
         self.hide = [str(Path(h).resolve()) for h in hide
                      if not folder.is_relative_to(Path(h).resolve())]
         self.outputs: list[str] = []
-        self._host: _Host | None = _Host(self.spec, folder, memory_mb, self.hide)
+        from pacman.hosting.isolation import share_cpu
+
+        self.cpu = share_cpu()  # the referee and its host take turns: one CPU serves both
+        self._host: _Host | None = _Host(self.spec, folder, memory_mb, self.hide, self.cpu)
+        if wait:
+            self.loaded()
+
+    def loaded(self) -> None:
+        """Wait until the submission is loaded (see `wait`); GradingError if it cannot be."""
+        self.host().loaded()
 
     @property
     def name(self) -> str:
@@ -187,14 +219,19 @@ class HostedContestant:
             if self._host is not None:
                 self.outputs.append(self._host.close())
             self._host = None
-            self._host = _Host(self.spec, self.folder, self.memory_mb, self.hide)
+            self._host = _Host(self.spec, self.folder, self.memory_mb, self.hide, self.cpu)
         return self._host
 
     def close(self) -> str:
         """End the host; returns everything the submission printed."""
+        from pacman.hosting.isolation import unshare_cpu
+
         if self._host is not None:
             self.outputs.append(self._host.close())
             self._host = None
+        if self.cpu is not None:
+            self.cpu = None
+            unshare_cpu()
         return "".join(self.outputs)
 
     # --- what the test classes ask for ---------------------------------------------------

@@ -7,8 +7,9 @@ question). A test's own classic limits come first: an agent test may run as long
 autograder lets it (`maxTime` per game, `numGames` games: `classic_time_bound`, plus a margin
 of `CLASSIC_MARGIN` for the ghosts and the game itself), even past `test_seconds`, and its
 question's limit grows by the same amount. The classic limits inside the test still end a
-late game as timed out, as in CS188. A worker that dies (`sys.exit` in a thread, `os._exit`,
-a segfault, the memory cap) is recorded as that test's `crash` with the reason. Either way a
+late game as timed out, as in CS188. A worker that dies (the memory cap, a kill from outside;
+the submission itself runs in a host process of the worker's, `pacman.grading.running.hosted`)
+is recorded as that test's `crash` with the reason. Either way a
 fresh worker takes the questions that are left, so one bad question costs only itself.
 """
 
@@ -143,8 +144,10 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
         try:
             message = child.receive(max(0.0, deadline - now))
         except ChildDied as died:
-            reason = f"the grading process died ({died.reason}): the code under test " \
-                     "ended it (os._exit, a crash in C code, or the memory cap)"
+            # the code under test runs in a host of the worker's; the worker itself ends only
+            # by the memory cap, a kill from outside, or a bug of ours (or the code's, with
+            # our own agents in the worker)
+            reason = f"the grading process died ({died.reason})"
             if not loaded:
                 return f"loading the submission ended the grading process ({died.reason})"
             # between questions, the next one takes the blame (so a restart makes progress)

@@ -117,8 +117,11 @@ class _Host:
         self.agent: Any = None
         self.origin: Any = None
         self.log: list[tuple[int, int, Any]] = []
+        self.cpu: Any = None  # the referee's CPU, which this process shares
 
-    def serve(self, request: Mapping[str, Any]) -> dict[str, Any]:
+    def serve(self, request: dict[str, Any]) -> dict[str, Any]:
+        if "cpu" in request:
+            self.cpu = request.pop("cpu")
         kind = next(iter(request), "")
         handler = getattr(self, f"_{kind}", None)
         if handler is None:
@@ -130,6 +133,9 @@ class _Host:
             return _fault(error)
 
     def _load(self, path: str) -> dict[str, Any]:
+        from pacman.hosting.isolation import follow_cpu
+
+        follow_cpu(self.cpu)
         from pacman.errors import GradingError
         from pacman.grading.running.contestant import Contestant
 

@@ -30,22 +30,28 @@ def main() -> None:
     request = channel.receive()
     if request is None:
         return
-    try:
-        suite = find_suite(request["paths"])
-        if request.get("questions"):
-            suite = suite.select(request["questions"])
-    except SuiteError as error:  # the suite changed under us: say so, do not crash
-        channel.send({"event": "load_failed", "error": f"the test suite: {error}"})
-        return
     submission = request.get("submission")
-    contestant: Graded
+    contestant: Graded | None = None
     try:
-        if submission is None:  # our own agents play here
-            contestant = Contestant(None)
-        else:  # the submission's code runs only in its own host process
+        if submission is not None:  # its code runs only in a host process, which starts
+            # loading it now, while this process reads the suite; the host does not see the
+            # suite's folders (`hidden`)
             contestant = HostedContestant(submission, request.get("memory_mb"),
-                                          hide=[str(suite.root)])
+                                          hide=hidden(request["paths"]), wait=False)
+        try:
+            suite = find_suite(request["paths"])
+            if request.get("questions"):
+                suite = suite.select(request["questions"])
+        except SuiteError as error:  # the suite changed under us: say so, do not crash
+            channel.send({"event": "load_failed", "error": f"the test suite: {error}"})
+            return
+        if isinstance(contestant, HostedContestant):
+            contestant.loaded()
+        else:  # our own agents play here
+            contestant = Contestant(None)
     except GradingError as error:
+        if contestant is not None:
+            contestant.close()
         channel.send({"event": "load_failed", "error": str(error)})
         return
     channel.send({"event": "loaded"})
@@ -72,6 +78,14 @@ def main() -> None:
             sys.stdout.write(printed)
             sys.stdout.flush()
     channel.send({"event": "done"})
+
+
+def hidden(paths: list[str]) -> list[str]:
+    """The folders of a suite given as `paths` (a folder, or a test file's folder): what the
+    student's host must not see."""
+    folders = {Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent
+               for p in paths}
+    return sorted(str(f) for f in folders)
 
 
 if __name__ == "__main__":
