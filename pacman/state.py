@@ -252,6 +252,13 @@ class GameState:
         return self._maze.point[where]
 
     @property
+    def position(self) -> tuple[int, tuple[int, ...], int, int]:
+        """Where everything is: Pacman's and the ghosts' cells, the food and the capsules
+        left, without the score, the directions and the timers. Two states of a game with the
+        same position are a repetition (`repetition` of the search agents)."""
+        return self._pac, tuple(self._ghosts[0::3]), self._food, self._capsules
+
+    @property
     def food_mask(self) -> int:
         """The food left as a bitmask over `layout.food` (bit i: the i-th food cell)."""
         return self._food

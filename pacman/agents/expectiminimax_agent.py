@@ -86,6 +86,7 @@ class ExpectiminimaxAgent(SearchAgent[ExpectiminimaxSettings]):
 
     def register_initial_state(self, state: Any) -> None:
         """Check that `kinds` covers the game's ghosts before the first move."""
+        super().register_initial_state(state)
         self.layer_kinds(state.num_agents)
 
     def _search(self, state: SearchState) -> Decision:

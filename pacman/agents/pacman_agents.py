@@ -88,6 +88,11 @@ class SearchSettings(AgentSettings):
     tie_break: str = setting(
         "first", "among equally good root actions: first (in legal-action order) or random "
         "(drawn from the game's generator)", check=one_of(*TIE_BREAKS))
+    repetition: float = setting(
+        0.0, "points a leaf loses for every time its position (where Pacman, the ghosts, the "
+        "food and the capsules are) already stood on this game's path, as chess engines score "
+        "repetitions: a search that would circle for ever takes a new way; 0, the default, is "
+        "the classic search", check=non_negative, late=True)
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,10 @@ class SearchAgent(BaseAgent[SS], Generic[SS]):
         self.allow_stop = chosen.allow_stop
         self.tie_break = chosen.tie_break
         self.evaluation, self._evaluation_name = _resolve_evaluation(chosen.evaluation)
+        self.repetition = float(chosen.repetition)
+        self._path: dict[Any, int] = {}  # this game's positions so far, and how often
+        if self.repetition:
+            self.evaluation = _RepetitionAware(self.evaluation, self.repetition, self._path)
         self.last_decision: Decision | AnytimeDecision | None = None
         self._actions: ActionGenerator | None = None if chosen.allow_stop else (
             actions_without_stop)
@@ -135,7 +144,13 @@ class SearchAgent(BaseAgent[SS], Generic[SS]):
             parts.append("allow_stop=False")
         if self.tie_break != "first":
             parts.append(f"tie_break={self.tie_break}")
+        if self.repetition:
+            parts.append(f"repetition={self.repetition:g}")
         return " ".join(parts + self._extra_settings())
+
+    def register_initial_state(self, state: SearchState) -> None:
+        """A new game: no position has been seen yet."""
+        self._path.clear()
 
     def _extra_settings(self) -> list[str]:
         return []
@@ -145,11 +160,44 @@ class SearchAgent(BaseAgent[SS], Generic[SS]):
 
     def get_action(self, state: SearchState) -> Any:
         """Search from `state` and return the chosen action (also kept in `last_decision`)."""
+        if self.repetition:
+            where = _position(state)
+            self._path[where] = self._path.get(where, 0) + 1
         decision = self._search(state)
         self.last_decision = decision
         if self.tie_break == "random" and len(decision.best_actions) > 1:
             return self.rng.choice(decision.best_actions)
         return decision.action
+
+
+def _position(state: Any) -> Any:
+    """Where everything is in `state`, without the score and the directions: the same for two
+    states of a game that repeat a position (a state that has no `position`: itself)."""
+    position = getattr(state, "position", None)
+    return position if position is not None else state
+
+
+class _RepetitionAware:
+    """An evaluation that takes `penalty` points off a leaf for every time its position is on
+    the game's path so far (`path`, kept by the agent). Its bounds, for exact pruning, are the
+    evaluation's own, widened downwards by the largest penalty on the path."""
+
+    def __init__(self, evaluation: Evaluation, penalty: float, path: dict[Any, int]) -> None:
+        self.evaluation, self.penalty, self.path = evaluation, penalty, path
+        bounds = getattr(evaluation, "bounds", None)
+        if bounds is not None:
+            self.bounds = self._bounds
+        self.__name__ = getattr(evaluation, "__name__", type(evaluation).__name__)
+
+    def __call__(self, state: Any) -> float:
+        value = self.evaluation(state)
+        seen = self.path.get(_position(state)) if self.path else None
+        return value - self.penalty * seen if seen else value
+
+    def _bounds(self, state: Any, plies: int) -> tuple[float, float]:
+        low, high = self.evaluation.bounds(state, plies)  # type: ignore[attr-defined]
+        most = max(self.path.values(), default=0)
+        return low - self.penalty * most, high
 
 
 TS = TypeVar("TS", bound=TracedSearchSettings)

@@ -65,7 +65,7 @@ def test_settings_errors_name_the_agent_and_what_it_accepts() -> None:
     with pytest.raises(SettingsError) as caught:
         AlphaBetaAgent(depht=3)
     assert str(caught.value) == ("AlphaBetaAgent: unknown setting 'depht' (it accepts: depth, "
-                                 "evaluation, allow_stop, tie_break, trace)")
+                                 "evaluation, allow_stop, tie_break, repetition, trace)")
     with pytest.raises(SettingsError, match="give a settings object or keyword settings"):
         AlphaBetaAgent(settings=TracedSearchSettings(), depth=2)
     with pytest.raises(SettingsError, match="its settings are a TracedSearchSettings"):
@@ -83,7 +83,8 @@ def test_batch_settings_leave_out_observing_and_late_settings_at_their_default()
     assert settings["depth"] == 64 and settings["evaluation"] == "wary"
     assert "trace" not in TracedSearchSettings.batch_settings({"trace": True})
     late = [item.name for item in AnytimeExpectimaxSettings.fields() if item.late]
-    assert late == ["quiescence", "forward", "singular", "escape"]
+    assert late == ["repetition", "quiescence", "forward", "singular", "escape"]
+    assert "repetition" not in settings  # at its default: old results keep their keys
 
 
 def test_the_changed_settings_are_the_ones_not_at_their_default() -> None:
