@@ -184,8 +184,68 @@ def shipped_layouts() -> list[str]:
     return sorted(path.stem for path in LAYOUT_DIR.glob("*.lay"))
 
 
+#: The eight symmetries of the grid, by the name `NAME@SYMMETRY` gives them (`assumptions@rot90`):
+#: the identity (no suffix), the three quarter turns clockwise, the left-right mirror image, and
+#: the mirror image turned. The rules do not change under them; the order in which moves are
+#: listed (West, Stop, East, North, South) does, and so does which of two equal moves a search
+#: that takes the first one plays.
+SYMMETRIES = ("", "rot90", "rot180", "rot270", "flip", "flip-rot90", "flip-rot180",
+              "flip-rot270")
+
+
+def transformed(layout: Layout, symmetry: str) -> Layout:
+    """`layout` under one of the `SYMMETRIES`, named `NAME@SYMMETRY` ("": the layout itself).
+
+    The ghosts keep their order (up to four ghosts are written as `1`-`4`); food and capsules
+    move with their cells. LayoutError for an unknown symmetry."""
+    if symmetry not in SYMMETRIES:
+        raise LayoutError(layout.name, f"no symmetry {symmetry!r} (one of: "
+                          f"{', '.join(s for s in SYMMETRIES if s)})")
+    if not symmetry:
+        return layout
+    width, height = layout.width, layout.height
+    grid = [[" "] * width for _ in range(height)]  # grid[row][column], row 0 at the top
+
+    def put(cell: Position, char: str) -> None:
+        grid[height - 1 - cell[1]][cell[0]] = char
+
+    for cell in layout.walls:
+        put(cell, WALL)
+    for cell in layout.food:
+        put(cell, FOOD)
+    for cell in layout.capsules:
+        put(cell, CAPSULE)
+    put(layout.pacman_start, PACMAN)
+    numbered = len(layout.ghost_starts) <= len(GHOST_DIGITS)
+    for number, cell in enumerate(layout.ghost_starts):
+        put(cell, GHOST_DIGITS[number] if numbered else GHOST)
+    rows = ["".join(row) for row in grid]
+    if symmetry.startswith("flip"):
+        rows = [row[::-1] for row in rows]
+    turns = {"rot90": 1, "rot180": 2, "rot270": 3}.get(symmetry.rpartition("-")[2], 0)
+    for _ in range(turns):  # a quarter turn clockwise: column c, read upwards, is row c
+        rows = ["".join(row[column] for row in reversed(rows)) for column in range(len(rows[0]))]
+    return parse_layout("\n".join(rows) + "\n", f"{layout.name}@{symmetry}")
+
+
+def layout_reference(name_or_path: str) -> str:
+    """How a store names a layout, the same from any folder: a shipped name as it is, a file
+    by its absolute path; either with its symmetry (`NAME@SYMMETRY`)."""
+    base, at, symmetry = name_or_path.rpartition("@")
+    if at and symmetry in SYMMETRIES and symmetry and not Path(name_or_path).exists():
+        return f"{layout_reference(base)}@{symmetry}"
+    if name_or_path in shipped_layouts():
+        return name_or_path
+    return str(Path(name_or_path).resolve())
+
+
 def load_layout(name_or_path: str | Path) -> Layout:
-    """Load a layout by shipped name (`mediumClassic`) or by file path."""
+    """Load a layout by shipped name (`mediumClassic`) or by file path; `NAME@SYMMETRY` is the
+    layout under one of the `SYMMETRIES` (`assumptions@flip-rot90`)."""
+    text = str(name_or_path)
+    base, at, symmetry = text.rpartition("@")
+    if at and symmetry in SYMMETRIES and symmetry and not Path(text).exists():
+        return transformed(load_layout(base), symmetry)
     path = Path(name_or_path)
     candidates = [path] if path.suffix == ".lay" or path.exists() else []
     candidates += [LAYOUT_DIR / f"{name_or_path}.lay", LAYOUT_DIR / f"{name_or_path}"]

@@ -43,6 +43,11 @@ def add_parser(commands: Commands) -> None:
                                   "(default results/assumptions.db)")
     assumptions.add_argument("--max-moves", type=positive_int, default=300,
                              help="move cap per game (default 300)")
+    assumptions.add_argument("--symmetries", action="store_true",
+                             help="play every layout under the eight symmetries of the grid "
+                                  "(NAME, NAME@rot90, ..., NAME@flip-rot270: the same maze "
+                                  "turned and mirrored) and show, per layout, on how many the "
+                                  "pattern holds and the weakest one")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
     from pacman.experiments import headline as experiments
 
     layouts = args.layout or list(experiments.LAYOUTS)
+    if args.symmetries:
+        from pacman.layout import SYMMETRIES
+
+        layouts = [f"{name}@{symmetry}" if symmetry else name
+                   for name in layouts for symmetry in SYMMETRIES]
     if not args.evaluation.strip():
         raise UsageError("--evaluation needs a name, a weighted sum or module:function")
     try:
@@ -65,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
               f"{args.out}; run the same command again to resume", file=sys.stderr)
         return 130
-    print(experiments.format_report(tables, args.evaluation.strip()))
+    if args.symmetries:  # a line per layout, and the tables of the images that fail
+        print(experiments.format_symmetries(tables, args.evaluation.strip()))
+    else:
+        print(experiments.format_report(tables, args.evaluation.strip()))
     print()
     print(f"{result.stored} games played now, {result.already} were already in {result.path}"
           + (f" ({result.elapsed:.1f}s)" if result.stored else "") + ".")
@@ -78,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
                   f"moves a win rate by {1 / args.games:.0%}: the check is meant for "
                   "--games 100.")
     else:
-        where = ("on every layout" if len(tables) > 1 else f"on {tables[0].layout}")
+        where = ("on every layout and every mirror image of it" if args.symmetries else
+                 "on every layout" if len(tables) > 1 else f"on {tables[0].layout}")
         print(f"The lecture's pattern holds {where}: Minimax wins against both ghosts; "
               "Expectimax wins against the random ghost, and faster, but loses to the "
               "adversarial one.")

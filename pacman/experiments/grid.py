@@ -26,7 +26,7 @@ from pacman.experiments.config import GameConfig
 from pacman.experiments.versions import agent_code_files, code_version, setting_code_files
 from pacman.game import describe
 from pacman.hosting.agent_host import resolve_in_host, trusted
-from pacman.layout import check_playable, ghosts_in_play, load_layout, shipped_layouts
+from pacman.layout import check_playable, ghosts_in_play, layout_reference, load_layout
 from pacman.task import AgentSpec, Setting
 
 EXPERIMENT_KEYS = ("pacman", "ghosts", "layouts", "num_ghosts", "games", "seed", "max_moves",
@@ -111,8 +111,7 @@ def resolve_config(config: GameConfig, isolation: str = "process") -> ResolvedCo
     imports the user's code; `none` resolves it here.
     """
     layout = load_layout(config.layout)
-    layout_key = config.layout if config.layout in shipped_layouts() else str(
-        Path(config.layout).resolve())
+    layout_key = layout_reference(config.layout)
     try:
         count = ghosts_in_play(layout, config.num_ghosts)
     except LayoutError:

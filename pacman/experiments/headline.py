@@ -232,6 +232,38 @@ def format_report(tables: Sequence[LayoutTable], evaluation: str = EVALUATION) -
     return "\n\n".join(parts)
 
 
+def format_symmetries(tables: Sequence[LayoutTable], evaluation: str = EVALUATION) -> str:
+    """The report of a run under the grid's symmetries (layouts named `NAME@SYMMETRY`): one
+    line per layout, with the images on which the pattern holds and the weakest image (the
+    lowest win rate of Minimax against the adversarial ghost, the first such in the order of
+    `pacman.layout.SYMMETRIES`), then the full table of every image that fails."""
+    games = max((cell.games for table in tables for cell in table.cells), default=0)
+    families: dict[str, list[LayoutTable]] = {}
+    for table in tables:
+        families.setdefault(table.layout.rpartition("@")[0] or table.layout, []).append(table)
+    lines = [f"Assumptions vs. Reality under the eight symmetries of the grid: Pacman depth "
+             f"{DEPTH} with the {evaluation} evaluation, AdversarialGhost depth {GHOST_DEPTH}, "
+             f"{games} games per cell.", "",
+             "| layout | images where the pattern holds | weakest image: Minimax vs adversarial "
+             "ghost |", "|---|---|---|"]
+    for family, images in families.items():
+        holding = sum(not image.failures() for image in images)
+
+        def hunted(image: LayoutTable) -> Cell:
+            return next(cell for cell in image.cells if cell.row == ROWS[0][0]
+                        and cell.column == COLUMNS[0][0])
+
+        weakest = min(images, key=lambda image: hunted(image).win_rate)
+        lines.append(f"| {family} | {holding} of {len(images)} | {weakest.layout}: "
+                     f"{_cell_text(hunted(weakest))} |")
+    for table in tables:
+        failures = table.failures()
+        if failures:
+            lines += ["", f"Layout {table.layout}: the lecture's pattern does not hold: "
+                      + "; ".join(failures) + ".", "", format_table(table.cells)]
+    return "\n".join(lines)
+
+
 def failing_layouts(tables: Sequence[LayoutTable]) -> list[LayoutTable]:
     """The layouts on which the lecture's pattern does not hold."""
     return [table for table in tables if table.failures()]

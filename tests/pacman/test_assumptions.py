@@ -180,3 +180,21 @@ def test_the_lecture_pattern_holds_on_every_layout_at_100_games_per_cell(
     assert result.planned == 100 * 4 * len(experiments.LAYOUTS)
     assert {table.layout: table.failures() for table in tables} == {
         layout: [] for layout in experiments.LAYOUTS}
+
+
+def test_symmetries_play_every_image_and_name_the_weakest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "images.db"
+    assert main(["assumptions", "--symmetries", "--games", "1", "-j", "2", "-o", str(out),
+                 "--layout", "assumptions", "--max-moves", "60"]) == 0
+    text = capsys.readouterr().out
+    assert "under the eight symmetries of the grid" in text
+    assert "32 games played now" in text
+    line = next(row for row in text.splitlines() if row.startswith("| assumptions |"))
+    holding = int(line.split("|")[2].split(" of ")[0])
+    # today's headline Pacman circles until the cap on half of the images (issue 26)
+    assert (holding, line.split("|")[3].split(":")[0].strip()) == (4, "assumptions@rot180")
+    with open_results(out) as store:
+        layouts = {game.config.layout for game in store.games()}
+    assert layouts == {"assumptions", *(f"assumptions@{s}" for s in (
+        "rot90", "rot180", "rot270", "flip", "flip-rot90", "flip-rot180", "flip-rot270"))}
