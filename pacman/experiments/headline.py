@@ -152,11 +152,13 @@ def summarize_cell(row: str, column: str, games: Sequence[StoredGame]) -> Cell:
 def pattern_failures(cells: Sequence[Cell]) -> list[str]:
     """What of the lecture's pattern does not hold (empty when it all holds).
 
-    Minimax wins >= 90% in both columns; Expectimax against the adversarial ghost wins <= 40%
-    with a negative average score; Expectimax against the random ghost wins >= 90%, and faster:
-    its won games take no more moves on average than Minimax's against the random ghost. (Moves,
-    not scores: with capsules a score also counts the 200 points of each ghost eaten, which
-    says nothing about speed; without them a won game's score is 510 + 10 per dot - moves.)
+    Minimax wins >= 90% in both columns, and none of its games runs to the move cap (a game
+    that stalls is neither the lecture's win nor its loss); Expectimax against the adversarial
+    ghost wins <= 40% with a negative average score; Expectimax against the random ghost wins
+    >= 90%, and faster: its won games take no more moves on average than Minimax's against the
+    random ghost. (Moves, not scores: with capsules a score also counts the 200 points of each
+    ghost eaten, which says nothing about speed; without them a won game's score is 510 + 10
+    per dot - moves.)
     """
     by = {(cell.row, cell.column): cell for cell in cells}
     mm_adv = by["Minimax Pacman", "Adversarial ghost"]
@@ -164,6 +166,11 @@ def pattern_failures(cells: Sequence[Cell]) -> list[str]:
     ex_adv = by["Expectimax Pacman", "Adversarial ghost"]
     ex_rnd = by["Expectimax Pacman", "Random ghost"]
     failures = []
+    for cell in (mm_adv, mm_rnd):  # a game that ran to the cap is neither won nor lost
+        capped = cell.outcomes.get(Outcome.CAPPED.value, 0)
+        if capped:
+            failures.append(f"{cell.row} vs {cell.column.lower()}: {capped} of {cell.games} "
+                            "games ran to the move cap")
     for cell in (mm_adv, mm_rnd, ex_rnd):
         if cell.win_rate < 0.9:
             failures.append(f"{cell.row} vs {cell.column.lower()} wins {cell.wins}/"
@@ -270,7 +277,9 @@ def failing_layouts(tables: Sequence[LayoutTable]) -> list[LayoutTable]:
 
 
 def _cell_text(cell: Cell) -> str:
-    text = f"Won {cell.wins}/{cell.games}, Avg. Score: {cell.score_mean:.0f}"
+    capped = cell.outcomes.get(Outcome.CAPPED.value, 0)
+    text = f"Won {cell.wins}/{cell.games}, " + (f"{capped} capped, " if capped else "") + (
+        f"Avg. Score: {cell.score_mean:.0f}")
     if cell.score_interval is not None:
         text += f" [{cell.score_interval[0]:.0f}, {cell.score_interval[1]:.0f}]"
     return text

@@ -198,3 +198,14 @@ def test_symmetries_play_every_image_and_name_the_weakest(
         layouts = {game.config.layout for game in store.games()}
     assert layouts == {"assumptions", *(f"assumptions@{s}" for s in (
         "rot90", "rot180", "rot270", "flip", "flip-rot90", "flip-rot180", "flip-rot270"))}
+
+
+def test_a_capped_minimax_game_breaks_the_pattern_and_every_table_shows_it() -> None:
+    cells = lecture_like()
+    cells[0] = Cell("Minimax Pacman", "Adversarial ghost", 100, 95, 0.9, 1.0, 470.0, None,
+                    496.0, 30.0, {"win": 95, "capped": 5}, 24.0)
+    failures = pattern_failures(cells)
+    assert failures == ["Minimax Pacman vs adversarial ghost: 5 of 100 games ran to the move "
+                        "cap"]
+    table = experiments.format_table(cells)
+    assert "| Minimax Pacman | Won 95/100, 5 capped, Avg. Score: 470 |" in table
