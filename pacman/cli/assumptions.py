@@ -43,6 +43,9 @@ def add_parser(commands: Commands) -> None:
                                   "(default results/assumptions.db)")
     assumptions.add_argument("--max-moves", type=positive_int, default=300,
                              help="move cap per game (default 300)")
+    assumptions.add_argument("-a", "--settings", default=None, metavar="K=V,...",
+                             help="more settings of both Pacmen, e.g. tie_break=random or "
+                                  "repetition=5 (depth and evaluation stay the experiment's)")
     assumptions.add_argument("--symmetries", action="store_true",
                              help="play every layout under the eight symmetries of the grid "
                                   "(NAME, NAME@rot90, ..., NAME@flip-rot270: the same maze "
@@ -52,11 +55,16 @@ def add_parser(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman assumptions`: play (or resume) the headline experiment and print its tables."""
+    from pacman.cli.options import parse_settings
     from pacman.cli.progress import BatchProgress
     from pacman.experiments import BatchInterrupted
     from pacman.experiments import headline as experiments
 
     layouts = args.layout or list(experiments.LAYOUTS)
+    extra = parse_settings(args.settings)
+    if {"depth", "evaluation"} & set(extra):
+        raise UsageError("-a: depth and evaluation are the experiment's (use -e for the "
+                         "evaluation)")
     if args.symmetries:
         from pacman.layout import SYMMETRIES
 
@@ -69,16 +77,17 @@ def run(args: argparse.Namespace) -> int:
             tables, result = experiments.run(args.games, layouts=layouts,
                                              evaluation=args.evaluation.strip(),
                                              store=args.out, seed=args.seed, jobs=args.jobs,
-                                             max_moves=args.max_moves, on_progress=progress)
+                                             max_moves=args.max_moves, on_progress=progress,
+                                             settings=extra)
     except BatchInterrupted as stop:
         done = stop.result.already + stop.result.stored
         print(f"pacman: interrupted: {done} of {stop.result.planned} games are stored in "
               f"{args.out}; run the same command again to resume", file=sys.stderr)
         return 130
     if args.symmetries:  # a line per layout, and the tables of the images that fail
-        print(experiments.format_symmetries(tables, args.evaluation.strip()))
+        print(experiments.format_symmetries(tables, args.evaluation.strip(), extra))
     else:
-        print(experiments.format_report(tables, args.evaluation.strip()))
+        print(experiments.format_report(tables, args.evaluation.strip(), extra))
     print()
     print(f"{result.stored} games played now, {result.already} were already in {result.path}"
           + (f" ({result.elapsed:.1f}s)" if result.stored else "") + ".")

@@ -9,7 +9,7 @@ named, not imported: `pacman` never imports `agents` at module level.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from pacman.experiments.runner import BatchResult, ProgressCallback, run_batch
 from pacman.experiments.store import ResultStore
 from pacman.experiments.table import mean_interval, wilson_interval
 from pacman.record import Outcome
-from pacman.task import AgentSpec
+from pacman.task import AgentSpec, Setting
 
 #: The family of layouts the table is played on (`pacman/layouts/assumptions*.lay`): a food
 #: dot at the bottom of a dead end that is fatal to eat early against a ghost that hunts,
@@ -83,11 +83,14 @@ class LayoutTable:
 
 
 def configs(layout: str = LAYOUTS[0], evaluation: str = EVALUATION,
-            max_moves: int = MAX_MOVES) -> dict[tuple[str, str], GameConfig]:
+            max_moves: int = MAX_MOVES, settings: Mapping[str, Setting] | None = None,
+            ) -> dict[tuple[str, str], GameConfig]:
     """The four configurations of one layout, by (row, column); every ghost of the layout
-    plays, all of the column's kind."""
+    plays, all of the column's kind. `settings` are more settings of both Pacmen
+    (`tie_break=random`, `repetition=5`); `depth` and `evaluation` stay the experiment's."""
+    pacman = {**(settings or {}), "depth": DEPTH, "evaluation": evaluation}
     return {(row, column): GameConfig(
-        pacman=AgentSpec.of(agent, {"depth": DEPTH, "evaluation": evaluation}), ghost=ghost,
+        pacman=AgentSpec.of(agent, pacman), ghost=ghost,
         num_ghosts=None, layout=layout, max_moves=max_moves)
         for row, agent in ROWS for column, ghost in COLUMNS}
 
@@ -96,7 +99,8 @@ def run(games: int = DEFAULT_GAMES, *, layouts: Sequence[str] = LAYOUTS,
         evaluation: str = EVALUATION, store: str | Path = DEFAULT_STORE, seed: int = 0,
         jobs: int | None = None, max_moves: int = MAX_MOVES,
         game_time_limit: float | None = 600.0,
-        on_progress: ProgressCallback | None = None) -> tuple[list[LayoutTable], BatchResult]:
+        on_progress: ProgressCallback | None = None,
+        settings: Mapping[str, Setting] | None = None) -> tuple[list[LayoutTable], BatchResult]:
     """Play what the store lacks of `games` games per cell on every layout (one batch, so the
     workers stay busy); return one table per layout, in the order given, and the batch.
 
@@ -106,7 +110,8 @@ def run(games: int = DEFAULT_GAMES, *, layouts: Sequence[str] = LAYOUTS,
     names = list(dict.fromkeys(layouts))
     resolved: dict[str, dict[tuple[str, str], ResolvedConfig]] = {
         layout: {cell: resolve_config(config)
-                 for cell, config in configs(layout, evaluation, max_moves).items()}
+                 for cell, config in configs(layout, evaluation, max_moves,
+                                             settings).items()}
         for layout in names}
     batch = [entry for cells in resolved.values() for entry in cells.values()]
     result = run_batch(batch, games=games, store=store, seed=seed, jobs=jobs,
@@ -220,10 +225,12 @@ def format_lecture() -> str:
     return "\n".join(lines)
 
 
-def format_report(tables: Sequence[LayoutTable], evaluation: str = EVALUATION) -> str:
+def format_report(tables: Sequence[LayoutTable], evaluation: str = EVALUATION,
+                  settings: Mapping[str, Setting] | None = None) -> str:
     """Every layout's table with its pattern verdict, then the lecture's table."""
     games = max((cell.games for table in tables for cell in table.cells), default=0)
-    parts = [f"Assumptions vs. Reality: Pacman depth {DEPTH} with the {evaluation} evaluation, "
+    parts = [f"Assumptions vs. Reality: Pacman depth {DEPTH} with the {evaluation} evaluation"
+             f"{_settings_text(settings)}, "
              f"AdversarialGhost depth {GHOST_DEPTH}, {games} games per cell, on "
              f"{len(tables)} layout{'s' if len(tables) != 1 else ''}.\n"
              "Minimax rows are computed with alpha-beta (same decisions as minimax, fewer "
@@ -239,7 +246,12 @@ def format_report(tables: Sequence[LayoutTable], evaluation: str = EVALUATION) -
     return "\n\n".join(parts)
 
 
-def format_symmetries(tables: Sequence[LayoutTable], evaluation: str = EVALUATION) -> str:
+def _settings_text(settings: Mapping[str, Setting] | None) -> str:
+    return "".join(f", {key}={value}" for key, value in sorted((settings or {}).items()))
+
+
+def format_symmetries(tables: Sequence[LayoutTable], evaluation: str = EVALUATION,
+                      settings: Mapping[str, Setting] | None = None) -> str:
     """The report of a run under the grid's symmetries (layouts named `NAME@SYMMETRY`): one
     line per layout, with the images on which the pattern holds and the weakest image (the
     lowest win rate of Minimax against the adversarial ghost, the first such in the order of
@@ -249,8 +261,8 @@ def format_symmetries(tables: Sequence[LayoutTable], evaluation: str = EVALUATIO
     for table in tables:
         families.setdefault(table.layout.rpartition("@")[0] or table.layout, []).append(table)
     lines = [f"Assumptions vs. Reality under the eight symmetries of the grid: Pacman depth "
-             f"{DEPTH} with the {evaluation} evaluation, AdversarialGhost depth {GHOST_DEPTH}, "
-             f"{games} games per cell.", "",
+             f"{DEPTH} with the {evaluation} evaluation{_settings_text(settings)}, "
+             f"AdversarialGhost depth {GHOST_DEPTH}, {games} games per cell.", "",
              "| layout | images where the pattern holds | weakest image: Minimax vs adversarial "
              "ghost |", "|---|---|---|"]
     for family, images in families.items():

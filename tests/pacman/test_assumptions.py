@@ -154,6 +154,8 @@ def test_the_verdict_names_the_layouts_where_the_pattern_fails(
     (["-e", "speed:2"], "unknown evaluation feature 'speed'"),
     (["-e", " "], "--evaluation needs"),
     (["--games", "0"], "expected a number >= 1"),
+    (["-a", "depth=3"], "depth and evaluation are the experiment's"),
+    (["-a", "bogus=1", "-l", "assumptions"], "unknown setting 'bogus'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
@@ -209,3 +211,19 @@ def test_a_capped_minimax_game_breaks_the_pattern_and_every_table_shows_it() -> 
                         "cap"]
     table = experiments.format_table(cells)
     assert "| Minimax Pacman | Won 95/100, 5 capped, Avg. Score: 470 |" in table
+
+
+def test_more_settings_of_both_pacmen_are_cells_of_their_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "settings.db"
+    assert main(["assumptions", "-a", "tie_break=random,repetition=5", "--games", "1",
+                 "-j", "2", "-o", str(out), "--layout", "assumptions"]) == 0
+    text = capsys.readouterr().out
+    assert "with the stakes evaluation, repetition=5, tie_break=random," in text
+    with open_results(out) as store:
+        games = store.games()
+    assert len(games) == 4
+    for game in games:
+        settings = dict(game.config.pacman.settings)
+        assert (settings["depth"], settings["evaluation"], settings["repetition"],
+                settings["tie_break"]) == (4, "stakes", 5, "random")
