@@ -242,12 +242,20 @@ class HostedContestant:
             return None
         return _TreeAgent(self, name)
 
+    def _require(self, name: str) -> None:
+        """GradingError, as `Contestant.agent_class` says it, if the submission has no class
+        `name`."""
+        if not self.host().ask({"has": name}).get("has"):
+            raise GradingError(f"{self.name} has no class {name}")
+
     def game_agent(self, name: str, depth: int) -> _GameAgent:
         """The class `name` at `depth` along a game test, its explored states counted here."""
+        self._require(name)
         return _GameAgent(self, name, depth)
 
     def eval_agent(self, name: str, arguments: Mapping[str, str]) -> _EvalAgent:
         """The class `name` built from a test's `agentArgs`, playing an agent test."""
+        self._require(name)
         return _EvalAgent(self, name, dict(arguments))
 
 
