@@ -250,6 +250,12 @@ def _settings_text(settings: Mapping[str, Setting] | None) -> str:
     return "".join(f", {key}={value}" for key, value in sorted((settings or {}).items()))
 
 
+def _hunted(table: LayoutTable) -> Cell:
+    """Minimax against the adversarial ghost, on one layout."""
+    return next(cell for cell in table.cells
+                if cell.row == ROWS[0][0] and cell.column == COLUMNS[0][0])
+
+
 def format_symmetries(tables: Sequence[LayoutTable], evaluation: str = EVALUATION,
                       settings: Mapping[str, Setting] | None = None) -> str:
     """The report of a run under the grid's symmetries (layouts named `NAME@SYMMETRY`): one
@@ -267,14 +273,9 @@ def format_symmetries(tables: Sequence[LayoutTable], evaluation: str = EVALUATIO
              "ghost |", "|---|---|---|"]
     for family, images in families.items():
         holding = sum(not image.failures() for image in images)
-
-        def hunted(image: LayoutTable) -> Cell:
-            return next(cell for cell in image.cells if cell.row == ROWS[0][0]
-                        and cell.column == COLUMNS[0][0])
-
-        weakest = min(images, key=lambda image: hunted(image).win_rate)
+        weakest = min(images, key=lambda image: _hunted(image).win_rate)
         lines.append(f"| {family} | {holding} of {len(images)} | {weakest.layout}: "
-                     f"{_cell_text(hunted(weakest))} |")
+                     f"{_cell_text(_hunted(weakest))} |")
     for table in tables:
         failures = table.failures()
         if failures:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs 
     from pacman.state import GameState
     from pacman.task import AgentSpec
 
-__all__ = ["HostedAgent", "HostFault", "resolve_in_host", "trusted"]
+__all__ = ["HostedAgent", "HostFault", "UnreadableAction", "resolve_in_host", "trusted"]
 
 WORKER = "pacman.hosting.agent_worker"
 #: how long building an agent (importing the user's file) may take before it is given up
@@ -65,8 +65,9 @@ def _fault(kind: str, text: str) -> HostFault:
     return cls(text)
 
 
-class _Unreadable:
-    """An action the host could not send (not a string): the referee calls it illegal."""
+class UnreadableAction:
+    """An action a host could not send (not a string), shown by its text: the referee's game
+    calls it illegal."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -196,7 +197,7 @@ class HostedAgent:
         counted = answer.get("nodes")
         self.last_decision = _Decision(counted if type(counted) is int else None)
         if "unreadable" in answer:
-            return _Unreadable(str(answer["unreadable"]))
+            return UnreadableAction(str(answer["unreadable"]))
         return str(answer.get("done"))
 
     def final(self, state: GameState) -> None:

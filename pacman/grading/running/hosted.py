@@ -34,8 +34,8 @@ from pacman.errors import GradingError
 from pacman.grading.cases.parser import TreeCase
 from pacman.grading.reference.tree import TreeBudgetError, TreeError, TreeRun, TreeState
 from pacman.grading.running.tree_run import AgentRun, TreeAgentStandIn
+from pacman.hosting.agent_host import UnreadableAction
 from pacman.hosting.isolation import Child, ChildDied, Limits
-from pacman.layout import Layout
 from pacman.state import GameState
 
 __all__ = ["HostedContestant", "StudentFault", "describe"]
@@ -236,16 +236,17 @@ class HostedContestant:
 
     # --- what the test classes ask for ---------------------------------------------------
 
+    def _has(self, name: str) -> bool:
+        return bool(self.host().ask({"has": name}).get("has"))
+
     def tree_agent(self, name: str) -> TreeAgentStandIn | None:
         """A stand-in for the submission's class `name` on tree tests, or None if it has none."""
-        if not self.host().ask({"has": name}).get("has"):
-            return None
-        return _TreeAgent(self, name)
+        return _TreeAgent(self, name) if self._has(name) else None
 
     def _require(self, name: str) -> None:
         """GradingError, as `Contestant.agent_class` says it, if the submission has no class
         `name`."""
-        if not self.host().ask({"has": name}).get("has"):
+        if not self._has(name):
             raise GradingError(f"{self.name} has no class {name}")
 
     def game_agent(self, name: str, depth: int) -> _GameAgent:
@@ -259,8 +260,12 @@ class HostedContestant:
         return _EvalAgent(self, name, dict(arguments))
 
 
-def _board(layout: Layout, num_ghosts: int) -> dict[str, Any]:
-    return {"text": layout.text, "name": layout.name, "num_ghosts": num_ghosts}
+def _action(value: Any) -> Any:
+    """A host's action as the referee's game takes it: a string, or an `UnreadableAction`
+    (the host's `{"repr": ...}` for anything else), which the game calls illegal."""
+    if isinstance(value, str):
+        return value
+    return UnreadableAction(str(value.get("repr") if isinstance(value, dict) else value))
 
 
 class _TreeAgent(TreeAgentStandIn):
@@ -334,25 +339,43 @@ def _forged(case: TreeCase, what: str) -> AgentRun:
                     error_type="ForgedReport")
 
 
-class _GameAgent:
-    """A game test's student, played from its host and counted by the referee."""
+class _Played:
+    """An agent of the submission's that plays a game from its host: built there (`_build`)
+    on the first call of each host, a fresh one after a death."""
 
-    def __init__(self, contestant: HostedContestant, name: str, depth: int) -> None:
-        self.contestant, self.name, self.depth = contestant, name, depth
+    def __init__(self, contestant: HostedContestant, name: str) -> None:
+        self.contestant, self.name = contestant, name
         self._built: _Host | None = None
-        self._board: dict[str, Any] | None = None
-        self.forged: str | None = None  # the first forged report, if any
 
     def _host(self, state: GameState) -> _Host:
         host = self.contestant.host()
-        if host is not self._built:  # a new game, or a fresh host after a death
-            self._board = _board(state.layout, state.num_agents - 1)
-            answer = host.ask({"game_agent": {"alg": self.name, "depth": self.depth,
-                                              "board": self._board}})
+        if host is not self._built:
+            board = {"text": state.layout.text, "name": state.layout.name,
+                     "num_ghosts": state.num_agents - 1}
+            answer = host.ask(self._build(board))
             if "error" in answer:
                 raise GradingError(str(answer["error"]))
             self._built = host
+            self._on_built(answer)
         return host
+
+    def _build(self, board: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _on_built(self, answer: Mapping[str, Any]) -> None:
+        """What the host said when it built the agent."""
+
+
+class _GameAgent(_Played):
+    """A game test's student, played from its host and counted by the referee."""
+
+    def __init__(self, contestant: HostedContestant, name: str, depth: int) -> None:
+        super().__init__(contestant, name)
+        self.depth = depth
+        self.forged: str | None = None  # the first forged report, if any
+
+    def _build(self, board: dict[str, Any]) -> dict[str, Any]:
+        return {"game_agent": {"alg": self.name, "depth": self.depth, "board": board}}
 
     def register_initial_state(self, state: GameState) -> None:
         """The agent's `registerInitialState`, in its host."""
@@ -366,7 +389,7 @@ class _GameAgent:
         count = _explored(state, answer.get("calls"))
         if count < 0 and self.forged is None:
             self.forged = "its calls name a state that was never generated"
-        return (action if isinstance(action, str) else _Illegal(action)), count
+        return _action(action), count
 
 
 def _explored(root: GameState, calls: Any) -> int:
@@ -396,36 +419,20 @@ def _explored(root: GameState, calls: Any) -> int:
     return len(explored)
 
 
-class _Illegal:
-    """An action that is not a string: the referee's game calls it illegal."""
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        shown = self.value.get("repr") if isinstance(self.value, dict) else self.value
-        return str(shown)
-
-
-class _EvalAgent:
+class _EvalAgent(_Played):
     """An agent test's agent, played from its host."""
 
     def __init__(self, contestant: HostedContestant, name: str,
                  arguments: dict[str, str]) -> None:
-        self.contestant, self.name, self.arguments = contestant, name, arguments
-        self._built: _Host | None = None
+        super().__init__(contestant, name)
+        self.arguments = arguments
         self._register = False
 
-    def _host(self, state: GameState) -> _Host:
-        host = self.contestant.host()
-        if host is not self._built:  # the first game, or a fresh host after a death
-            answer = host.ask({"eval_agent": {
-                "name": self.name, "arguments": self.arguments,
-                "board": _board(state.layout, state.num_agents - 1)}})
-            if "error" in answer:
-                raise GradingError(str(answer["error"]))
-            self._built, self._register = host, bool(answer.get("register"))
-        return host
+    def _build(self, board: dict[str, Any]) -> dict[str, Any]:
+        return {"eval_agent": {"name": self.name, "arguments": self.arguments, "board": board}}
+
+    def _on_built(self, answer: Mapping[str, Any]) -> None:
+        self._register = bool(answer.get("register"))
 
     def register_initial_state(self, state: GameState) -> None:
         """The agent's `registerInitialState`, in its host."""
@@ -435,6 +442,5 @@ class _EvalAgent:
 
     def get_action(self, state: GameState) -> Any:
         """The agent's action, computed in its host on a copy of `state`."""
-        action = self._host(state).ask(
-            {"call": {"hook": "get_action", "state": state.compact()}}).get("action")
-        return action if isinstance(action, str) else _Illegal(action)
+        return _action(self._host(state).ask(
+            {"call": {"hook": "get_action", "state": state.compact()}}).get("action"))

@@ -36,11 +36,9 @@ __all__ = ["main"]
 #: what the host answers per successor call, at most (a run past it reports no calls: the
 #: referee then records the run as failed, which a report could never make better)
 MAX_LOGGED_CALLS = 2_000_000
-_RANDOM_FUNCTIONS = ("betavariate", "binomialvariate", "choice", "choices", "expovariate",
-                     "gammavariate", "gauss", "getrandbits", "getstate", "lognormvariate",
-                     "normalvariate", "paretovariate", "randbytes", "randint", "random",
-                     "randrange", "sample", "seed", "setstate", "shuffle", "triangular",
-                     "uniform", "vonmisesvariate", "weibullvariate")
+#: the module-level functions of `random` (bound methods of its hidden generator)
+_RANDOM_FUNCTIONS = tuple(name for name in random.__all__ if isinstance(
+    getattr(getattr(random, name, None), "__self__", None), random.Random))
 
 
 class _Words(random.Random):
