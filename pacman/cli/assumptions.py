@@ -12,10 +12,14 @@ from pacman.errors import UsageError
 if TYPE_CHECKING:
     from pacman.cli.options import Commands
 
-#: `pacman.experiments.headline.LAYOUTS` and `EVALUATION`, for the help text.
+#: `pacman.experiments.headline.LAYOUTS`, `MIRRORED`, `EVALUATION` and `PACMAN_SETTINGS`, for
+#: the help text.
 FAMILY = ("assumptions", "assumptions-chase", "assumptions-grid", "assumptions-two",
-          "assumptions-capsules", "assumptions-big")
+          "assumptions-capsules", "assumptions-big", "assumptions-side", "assumptions-corridor",
+          "assumptions-pockets")
+MIRRORED = ("assumptions", "assumptions-chase")
 DEFAULT_EVALUATION = "stakes"
+DEFAULT_SETTINGS = "repetition=5,tie_break=random"
 #: Below this many games per cell, a failed check comes with a note on what one game weighs.
 FEW_GAMES = 20
 
@@ -30,7 +34,9 @@ def add_parser(commands: Commands) -> None:
                                   "the full run)")
     assumptions.add_argument("-l", "--layout", action="append", metavar="NAME",
                              help="a layout to play on (a name or a .lay file); repeat it for "
-                                  "several (default: the family " + ", ".join(FAMILY) + ")")
+                                  "several (default: the family " + ", ".join(FAMILY)
+                                  + ", and " + " and ".join(MIRRORED) + " also turned and "
+                                  "mirrored)")
     assumptions.add_argument("-e", "--evaluation", default=DEFAULT_EVALUATION, metavar="SPEC",
                              help="the evaluation of both Pacmen: a name, a weighted sum such "
                                   f"as score:1,food:-1,ghost:4 or module:function (default "
@@ -44,8 +50,10 @@ def add_parser(commands: Commands) -> None:
     assumptions.add_argument("--max-moves", type=positive_int, default=300,
                              help="move cap per game (default 300)")
     assumptions.add_argument("-a", "--settings", default=None, metavar="K=V,...",
-                             help="more settings of both Pacmen, e.g. tie_break=random or "
-                                  "repetition=5 (depth and evaluation stay the experiment's)")
+                             help="settings of both Pacmen over the experiment's "
+                                  f"{DEFAULT_SETTINGS}, e.g. tie_break=first,repetition=0 "
+                                  "for the classic searches (depth and evaluation stay the "
+                                  "experiment's)")
     assumptions.add_argument("--symmetries", action="store_true",
                              help="play every layout under the eight symmetries of the grid "
                                   "(NAME, NAME@rot90, ..., NAME@flip-rot270: the same maze "
@@ -60,16 +68,14 @@ def run(args: argparse.Namespace) -> int:
     from pacman.experiments import BatchInterrupted
     from pacman.experiments import headline as experiments
 
-    layouts = args.layout or list(experiments.LAYOUTS)
+    layouts = args.layout or (list(experiments.LAYOUTS) if args.symmetries
+                              else experiments.default_layouts())
     extra = parse_settings(args.settings)
     if {"depth", "evaluation"} & set(extra):
         raise UsageError("-a: depth and evaluation are the experiment's (use -e for the "
                          "evaluation)")
     if args.symmetries:
-        from pacman.layout import SYMMETRIES
-
-        layouts = [f"{name}@{symmetry}" if symmetry else name
-                   for name in layouts for symmetry in SYMMETRIES]
+        layouts = [image for name in layouts for image in experiments.images(name)]
     if not args.evaluation.strip():
         raise UsageError("--evaluation needs a name, a weighted sum or module:function")
     try:
@@ -100,7 +106,11 @@ def run(args: argparse.Namespace) -> int:
                   f"moves a win rate by {1 / args.games:.0%}: the check is meant for "
                   "--games 100.")
     else:
+        mirrored = sorted({table.layout.partition("@")[0] for table in tables
+                           if "@" in table.layout})
         where = ("on every layout and every mirror image of it" if args.symmetries else
+                 f"on every layout, and on every mirror image of {' and '.join(mirrored)}"
+                 if mirrored else
                  "on every layout" if len(tables) > 1 else f"on {tables[0].layout}")
         print(f"The lecture's pattern holds {where}: Minimax wins against both ghosts; "
               "Expectimax wins against the random ghost, and faster, but loses to the "
