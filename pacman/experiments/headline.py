@@ -194,7 +194,9 @@ def pattern_failures(cells: Sequence[Cell]) -> list[str]:
 
     Minimax wins >= 90% in both columns, and none of its games runs to the move cap (a game
     that stalls is neither the lecture's win nor its loss); Expectimax against the adversarial
-    ghost wins <= 40% with a negative average score; Expectimax against the random ghost wins
+    ghost wins <= 40% with a negative average score, and is caught (a lost game) in more than
+    half of its games, so that its losses are the lecture's and not games run to the cap; a
+    cell with no game ended is a failure of its own; Expectimax against the random ghost wins
     >= 90%, and faster: its won games take no more moves on average than Minimax's against the
     random ghost. (Moves, not scores: with capsules a score also counts the 200 points of each
     ghost eaten, which says nothing about speed; without them a won game's score is 510 + 10
@@ -211,9 +213,17 @@ def pattern_failures(cells: Sequence[Cell]) -> list[str]:
             failures.append(f"{cell.row} vs {cell.column.lower()}: {cell.capped} of "
                             f"{cell.games} games ran to the move cap")
     for cell in (mm_adv, mm_rnd, ex_rnd):
-        if cell.win_rate < 0.9:
+        if not cell.decided:  # Minimax's capped games are said above
+            if cell is ex_rnd:
+                failures.append(f"{cell.row} vs {cell.column.lower()}: none of its "
+                                f"{cell.games} games ended before the move cap")
+        elif cell.win_rate < 0.9:
             failures.append(f"{cell.row} vs {cell.column.lower()} wins {cell.wins}/"
                             f"{cell.decided}, below 90%")
+    caught = ex_adv.outcomes.get(Outcome.LOSS.value, 0)
+    if 2 * caught <= ex_adv.games:
+        failures.append(f"Expectimax vs adversarial ghost is caught in {caught} of its "
+                        f"{ex_adv.games} games, not most")
     if ex_adv.win_rate > 0.4:
         failures.append(f"Expectimax vs adversarial ghost wins {ex_adv.wins}/{ex_adv.decided}, "
                         "above 40%")

@@ -18,7 +18,8 @@ from pacman.layout import check_playable, list_layouts
 
 def cell(row: str, column: str, wins: int, games: int, score: float,
          won: float | None, won_moves: float | None = None) -> Cell:
-    return Cell(row, column, games, wins, 0.0, 1.0, score, None, won, 10.0, {}, won_moves)
+    return Cell(row, column, games, wins, 0.0, 1.0, score, None, won, 10.0,
+                {"win": wins, "loss": games - wins}, won_moves)
 
 
 def lecture_like() -> list[Cell]:
@@ -46,6 +47,19 @@ def test_each_broken_condition_is_named(index: int, replacement: Cell, message: 
     cells[index] = replacement
     failures = pattern_failures(cells)
     assert len(failures) == 1 and message in failures[0]
+
+
+def test_expectimax_must_be_caught_by_the_hunter_not_stall() -> None:
+    cells = lecture_like()
+    cells[2] = Cell("Expectimax Pacman", "Adversarial ghost", 100, 0, 0.0, 0.2, -300.0, None,
+                    None, 300.0, {"capped": 80, "loss": 20}, None)
+    assert pattern_failures(cells) == [
+        "Expectimax vs adversarial ghost is caught in 20 of its 100 games, not most"]
+    cells = lecture_like()
+    cells[3] = Cell("Expectimax Pacman", "Random ghost", 100, 0, 0.0, 1.0, -300.0, None,
+                    None, 300.0, {"capped": 100}, None)
+    assert pattern_failures(cells) == [
+        "Expectimax Pacman vs random ghost: none of its 100 games ended before the move cap"]
 
 
 def test_faster_is_counted_in_moves_not_points() -> None:
@@ -228,7 +242,7 @@ def test_symmetries_play_every_image_and_name_the_weakest(
     assert line == ("| assumptions | 4 of 8 | assumptions@rot180 | -90 points (Minimax Pacman "
                     "vs adversarial ghost) |")
     assert "Layout assumptions@rot180: the lecture's pattern does not hold: Minimax Pacman " \
-           "vs adversarial ghost: 1 of 1 games ran to the move cap" in text
+           "vs adversarial ghost: 1 of 1 games ran to the move cap.\n" in text
     assert "| Minimax Pacman | Won 0/0, 1 capped, Avg. Score: -60 |" in text
     with open_results(out) as store:
         layouts = {game.config.layout for game in store.games()}
