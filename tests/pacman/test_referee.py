@@ -148,9 +148,11 @@ def test_an_agent_that_ends_its_process_or_its_parent_crashes_alone(cheaters: Pa
     record = game(cheaters, cheater, 0)
     assert record.outcome is Outcome.CRASH and record.fault_agent == 0, record.fault
     # its signal ends its host (in its own PID namespace, `getppid()` is 0: the signal goes to
-    # its own process group); the host may still answer the move it was making
+    # its own process group). The kill reaches the group asynchronously, so the host may still
+    # answer a move or two (2 were seen in CI, under load): what holds is that the game ends
+    # there, as a crash, before the same random play would have ended it
     assert "the agent's process" in (record.fault or ""), record.fault
-    assert record.pacman_moves <= 1
+    assert record.pacman_moves < game(cheaters, "Honest", 0).pacman_moves == 10
 
 
 STORE_PATCHER = textwrap.dedent('''
