@@ -41,8 +41,9 @@ def main() -> None:
     print("| layout | images where the pattern holds | smallest margin (image, cell) | "
           "largest margin |")
     print("|---|---|---|---|")
+    by_family = headline.families(tables)
     for column, name in enumerate(headline.LAYOUTS):
-        images = [table for table in tables if (table.layout.partition("@")[0]) == name]
+        images = by_family[name]
         margins = [(headline.pattern_margin(t.cells), t) for t in images]
         for (margin, _), table in margins:
             holds = not table.failures()

@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                   f"moves a win rate by {1 / args.games:.0%}: the check is meant for "
                   "--games 100.")
     else:
-        mirrored = sorted({table.layout.partition("@")[0] for table in tables
+        mirrored = sorted({experiments.family(table) for table in tables
                            if "@" in table.layout})
         where = ("on every layout and every mirror image of it" if args.symmetries else
                  f"on every layout, and on every mirror image of {' and '.join(mirrored)}"

@@ -275,9 +275,9 @@ def format_report(tables: Sequence[LayoutTable], evaluation: str = EVALUATION,
     and mirrored, a line each (as `format_symmetries`), then the lecture's table. A layout's
     other images are not shown in full unless the pattern fails on them."""
     games = max((cell.games for table in tables for cell in table.cells), default=0)
-    families = _families(tables)
+    by_family = families(tables)
     shown = [table for table in tables
-             if len(families[_family(table)]) == 1 or "@" not in table.layout]
+             if len(by_family[family(table)]) == 1 or "@" not in table.layout]
     parts = [f"Assumptions vs. Reality: Pacman depth {DEPTH} with the {evaluation} evaluation"
              f"{_settings_text(settings)}, "
              f"AdversarialGhost depth {GHOST_DEPTH}, {games} games per cell, on "
@@ -291,7 +291,7 @@ def format_report(tables: Sequence[LayoutTable], evaluation: str = EVALUATION,
         ghosts = f"{table.ghosts} ghost{'s' if table.ghosts != 1 else ''}"
         parts.append(f"Layout {table.layout} ({ghosts}):\n\n{format_table(table.cells)}\n\n"
                      f"{verdict}")
-    mirrored = [table for table in tables if len(families[_family(table)]) > 1]
+    mirrored = [table for table in tables if len(by_family[family(table)]) > 1]
     if mirrored:
         parts.append(_format_images(mirrored, "Turned and mirrored", shown))
     parts.append(f"The lecture (5 games per cell):\n\n{format_lecture()}")
@@ -303,16 +303,17 @@ def _settings_text(settings: Mapping[str, Setting] | None) -> str:
     return "".join(f", {key}={value}" for key, value in sorted(chosen.items()))
 
 
-def _family(table: LayoutTable) -> str:
+def family(table: LayoutTable) -> str:
     """The layout a table's image is of: `assumptions` for `assumptions@rot90`."""
     return table.layout.rpartition("@")[0] or table.layout
 
 
-def _families(tables: Sequence[LayoutTable]) -> dict[str, list[LayoutTable]]:
-    families: dict[str, list[LayoutTable]] = {}
+def families(tables: Sequence[LayoutTable]) -> dict[str, list[LayoutTable]]:
+    """The tables by the layout they are images of, in the order given."""
+    grouped: dict[str, list[LayoutTable]] = {}
     for table in tables:
-        families.setdefault(_family(table), []).append(table)
-    return families
+        grouped.setdefault(family(table), []).append(table)
+    return grouped
 
 
 def pattern_margin(cells: Sequence[Cell]) -> tuple[float, str]:
@@ -351,11 +352,11 @@ def _format_images(tables: Sequence[LayoutTable], title: str = "",
     lines = [f"{title}:", ""] if title else []
     lines += ["| layout | images where the pattern holds | weakest image | its margin |",
               "|---|---|---|---|"]
-    for family, images in _families(tables).items():
+    for name, images in families(tables).items():
         holding = sum(not image.failures() for image in images)
         weakest = min(images, key=lambda image: pattern_margin(image.cells)[0])
         margin, where = pattern_margin(weakest.cells)
-        lines.append(f"| {family} | {holding} of {len(images)} | {weakest.layout} | "
+        lines.append(f"| {name} | {holding} of {len(images)} | {weakest.layout} | "
                      f"{margin * 100:+.0f} points ({where}) |")
     for table in tables:
         failures = table.failures()
