@@ -31,6 +31,8 @@ __all__ = [
     # applications
     "UsageError", "BatchError", "StoreError", "TableError", "PlotError", "ExportError",
     "TuningError", "GradingError", "PageError", "UnknownDemo",
+    # the reinforcement-learning environments
+    "EnvSettingsError", "InvalidActionError", "ResetNeededError",
 ]
 
 
@@ -154,3 +156,15 @@ class SuiteError(GradingError, ValueError):
 
 class PageError(PacmanError, ValueError):
     """An HTML page (replay viewer or search tree) that cannot be made from its input."""
+
+
+class EnvSettingsError(PacmanError, ValueError):
+    """A setting of a Gymnasium or PettingZoo env (`pacman.envs`) that it cannot be made with."""
+
+
+class InvalidActionError(PacmanError, ValueError):
+    """An action given to an env's `step` that is not in its action space."""
+
+
+class ResetNeededError(PacmanError, RuntimeError):
+    """An env's `step` called before `reset()` or after the episode ended."""

@@ -1,15 +1,20 @@
-"""What the environments share: the action order, action masks, the observation grids, and
-building the layout and the ghost agents."""
+"""What the environments share: the action order, checking actions and settings, action masks,
+the observation grids, and building the layout and the ghost agents."""
 
 from __future__ import annotations
 
+import math
+import os
+import reprlib
 from collections.abc import Mapping, Sequence
+from numbers import Real
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pacman.agents.registry import make_agent, resolve_name
+from pacman.errors import EnvSettingsError, InvalidActionError
 from pacman.layout import Layout, check_playable, ghosts_in_play, load_layout
 from pacman.rules import CANONICAL_ORDER, EAST, NORTH, SOUTH, STOP, WEST, Direction
 from pacman.state import GameState
@@ -18,6 +23,11 @@ from pacman.state import GameState
 ACTIONS: tuple[Direction, ...] = (NORTH, SOUTH, EAST, WEST, STOP)
 ACTION_INDEX: dict[Direction, int] = {action: i for i, action in enumerate(ACTIONS)}
 STOP_INDEX = ACTION_INDEX[STOP]
+#: how an invalid action's message names the action space
+SPACE_TEXT = (f"Discrete({len(ACTIONS)}), the ints 0 to {len(ACTIONS) - 1} ("
+              + ", ".join(f"{i} {a.value}" for i, a in enumerate(ACTIONS)) + ")")
+#: the zooms the renderer takes (as `pacman play --zoom`)
+ZOOM_RANGE = (0.25, 8.0)
 
 #: Observation channels, in order (each a 0/1 grid, row 0 = the top row of the maze).
 CHANNELS: tuple[str, ...] = ("walls", "food", "capsules", "pacman", "ghosts", "scared_ghosts")
@@ -26,13 +36,114 @@ NUM_CHANNELS = len(CHANNELS)
 Grid = npt.NDArray[np.uint8]
 
 
-def resolve_layout(layout: str | Layout, num_ghosts: int | None) -> tuple[Layout, int]:
+def shown(value: Any) -> str:
+    """`value`'s repr on one short line, for a message."""
+    return " ".join(reprlib.repr(value).split())
+
+
+def action_index(action: Any, agent: str | None = None) -> int:
+    """The index of a `Discrete(5)` action, checked once, before anything is played.
+
+    Accepted: what Gymnasium's `Discrete(5).contains` accepts (a Python int, a NumPy integer
+    scalar or 0-d integer array, from 0 to 4), except a bool, which is a flag and never an
+    action index (`contains` takes `True` for 1).
+
+    Args:
+        action: the action given to `step`.
+        agent: the PettingZoo agent it is for, named in the message (None: the Gymnasium env).
+
+    Returns:
+        The index, an int from 0 to 4.
+
+    Raises:
+        InvalidActionError: any other value (floats, even integral ones, strings, None, ...).
+    """
+    if type(action) is int:  # the common case first: a step is cheap
+        index = action
+    elif (isinstance(action, int) and not isinstance(action, bool)) or (
+            isinstance(action, (np.integer, np.ndarray)) and action.shape == ()
+            # an integer dtype that casts to int64 safely (not uint64), as `contains` asks
+            and (action.dtype.kind == "i" or (action.dtype.kind == "u"
+                                              and action.dtype.itemsize < 8))):
+        index = int(action)
+    else:
+        index = -1
+    if not 0 <= index < len(ACTIONS):
+        whose = f" of {agent}" if agent is not None else ""
+        why = ("; None steps only an agent that is terminated or truncated"
+               if action is None and agent is not None
+               else "; a bool is not an action index" if isinstance(action, (bool, np.bool_))
+               else "; a float is not an action index, even a whole one"
+               if isinstance(action, (float, np.floating)) else "")
+        raise InvalidActionError(f"invalid action {shown(action)}{whose}: not in the action "
+                                 f"space {SPACE_TEXT}{why}")
+    return index
+
+
+def check_whole(name: str, value: Any, allow_none: bool) -> int | None:
+    """An env setting that is a whole number >= 1 (or None where `allow_none`).
+
+    Raises:
+        EnvSettingsError: anything else (a bool, a float, 0).
+    """
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise EnvSettingsError(f"{name} must be a whole number >= 1"
+                               f"{' or None' if allow_none else ''}, got {shown(value)}")
+    return int(value)
+
+
+def check_render_mode(render_mode: Any, modes: Sequence[str]) -> str | None:
+    """`render_mode` if it is one of `modes` or None.
+
+    Raises:
+        EnvSettingsError: anything else.
+    """
+    if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in modes):
+        raise EnvSettingsError(f"render_mode must be one of {list(modes)} or None, got "
+                               f"{shown(render_mode)}")
+    return render_mode
+
+
+def check_zoom(zoom: Any) -> float:
+    """`zoom` as a float, if it is a number in `ZOOM_RANGE` (as `pacman play --zoom`).
+
+    Raises:
+        EnvSettingsError: anything else (0, a negative or non-finite number, a bool, a str).
+    """
+    low, high = ZOOM_RANGE
+    if isinstance(zoom, bool) or not isinstance(zoom, Real) or not (
+            math.isfinite(zoom) and low <= float(zoom) <= high):
+        raise EnvSettingsError(f"zoom must be a number from {low:g} to {high:g}, got "
+                               f"{shown(zoom)}")
+    return float(zoom)
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """An env setting that is True or False (a NumPy bool too).
+
+    Raises:
+        EnvSettingsError: anything else ("yes", 1, None).
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise EnvSettingsError(f"{name} must be True or False, got {shown(value)}")
+    return bool(value)
+
+
+def resolve_layout(layout: Any, num_ghosts: Any) -> tuple[Layout, int]:
     """The layout (a shipped name, a .lay path or a `Layout`) and the number of ghosts in
-    play (all the layout has when `num_ghosts` is None); raises ValueError when unplayable."""
-    if isinstance(layout, str):
-        layout = load_layout(layout)  # LayoutError is a ValueError
+    play (all the layout has when `num_ghosts` is None).
+
+    Raises:
+        LayoutError: an unknown or unplayable layout, or a bad `num_ghosts`.
+        EnvSettingsError: a `layout` that is none of the above.
+    """
+    if isinstance(layout, (str, os.PathLike)) and str(layout):
+        layout = load_layout(os.fspath(layout))
     elif not isinstance(layout, Layout):
-        raise TypeError(f"layout must be a layout name or a Layout, not {type(layout).__name__}")
+        raise EnvSettingsError(f"layout must be a layout name, a .lay path or a Layout, got "
+                               f"{shown(layout)}")
     num_ghosts = ghosts_in_play(layout, num_ghosts)
     layout = layout.with_ghosts(num_ghosts)
     check_playable(layout, num_ghosts)
@@ -47,17 +158,19 @@ def action_mask(state: GameState, agent: int) -> npt.NDArray[np.int8]:
     return mask
 
 
-def pacman_action(state: GameState, action: Any) -> Direction:
-    """The move Pacman plays for action index `action`: an illegal one becomes Stop."""
-    direction = ACTIONS[int(action)]
+def pacman_action(state: GameState, index: int) -> Direction:
+    """The move Pacman plays for action index `index` (checked by `action_index`): an illegal
+    one becomes Stop."""
+    direction = ACTIONS[index]
     return direction if direction in state.legal_actions(0) else STOP
 
 
-def ghost_action(state: GameState, agent: int, action: Any) -> Direction:
-    """The move ghost `agent` plays for action index `action`: an illegal one becomes its first
-    legal action in the rules' canonical order (West, Stop, East, North, South)."""
+def ghost_action(state: GameState, agent: int, index: int) -> Direction:
+    """The move ghost `agent` plays for action index `index` (checked by `action_index`): an
+    illegal one becomes its first legal action in the rules' canonical order (West, Stop,
+    East, North, South)."""
     legal = state.legal_actions(agent)
-    direction = ACTIONS[int(action)]
+    direction = ACTIONS[index]
     if direction in legal:
         return direction
     return next(d for d in CANONICAL_ORDER if d in legal)
@@ -92,6 +205,25 @@ def sendable(state: GameState) -> GameState:
     for name in GameState.__slots__:
         setattr(copy, name, getattr(state, name))
     return copy
+
+
+def check_ghost(name: Any, settings: Any) -> tuple[str, dict[str, Any]]:
+    """The ghost's name and a copy of its settings, if they have the right types (the registry
+    checks the name and the settings themselves when the ghosts are made).
+
+    Raises:
+        EnvSettingsError: a name that is not a non-empty str, settings that are not a mapping
+            of str keys (or None).
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise EnvSettingsError(f"ghost must be a ghost agent name (a str, e.g. 'RandomGhost'), "
+                               f"got {shown(name)}")
+    if settings is None:
+        return name, {}
+    if not isinstance(settings, Mapping) or not all(isinstance(key, str) for key in settings):
+        raise EnvSettingsError(f"ghost_settings must be a dict of setting names to values or "
+                               f"None, got {shown(settings)}")
+    return name, dict(settings)
 
 
 def make_ghosts(name: str, settings: Mapping[str, Any] | None, count: int) -> list[Any]:

@@ -2,6 +2,8 @@
 
 Actions: `Discrete(5)`, index i is `ACTIONS[i]` = North, South, East, West, Stop; an illegal
 action plays Stop (always legal). `info["action_mask"]` (int8, shape (5,)) marks the legal ones.
+An action outside the space (-1, 5, 2.0, "0", True) raises `InvalidActionError`; `step` before
+the first `reset` or after the episode ended raises `ResetNeededError`.
 Observations: `(6, H, W)` uint8 grids (walls, food, capsules, Pacman, ghosts, scared ghosts);
 `info["state"]` is the `GameState` itself. Reward: the score change of the step (Pacman's move
 and the ghosts' replies). Terminated on a win or a loss, truncated after `max_moves` Pacman
@@ -23,12 +25,19 @@ from pacman.envs.common import (
     ACTIONS,
     GridEncoder,
     Screen,
+    action_index,
     action_mask,
+    check_flag,
+    check_ghost,
+    check_render_mode,
+    check_whole,
+    check_zoom,
     make_ghosts,
     pacman_action,
     resolve_layout,
     sendable,
 )
+from pacman.errors import ResetNeededError
 from pacman.layout import Layout
 from pacman.rules import Direction
 from pacman.state import GameState
@@ -43,7 +52,9 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
     `layout`: a shipped name, a .lay path or a `Layout`. `max_moves`: Pacman moves before the
     episode is truncated (None: never). `render_mode`: "rgb_array" (frames as H x W x 3 uint8)
     or "human" (the pygame window). `state_in_info=False` leaves `info["state"]` out (faster
-    in vector envs, whose worker processes would pickle it every step).
+    in vector envs, whose worker processes would pickle it every step). `zoom`: the scale of
+    frames and window, 0.25 to 8. Every setting is checked here, once: a bad one raises a
+    `PacmanError` that is a `ValueError` (`EnvSettingsError`, `LayoutError`, `RegistryError`).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array"],  # noqa: RUF012
@@ -54,16 +65,14 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
                  render_mode: str | None = None, ghost_settings: Mapping[str, Any] | None = None,
                  state_in_info: bool = True, zoom: float = 1.0) -> None:
         self.layout, self.num_ghosts = resolve_layout(layout, num_ghosts)
-        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
-                max_moves, int) or max_moves < 1):
-            raise ValueError(f"max_moves must be a whole number >= 1 or None, got {max_moves!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {render_mode!r}")
-        self.ghost_name, self.ghost_settings = ghost, dict(ghost_settings or {})
-        self.ghosts: list[Any] = make_ghosts(ghost, self.ghost_settings, self.num_ghosts)
-        self.max_moves, self.render_mode = max_moves, render_mode
-        self.state_in_info, self.zoom = state_in_info, zoom
+        self.max_moves = check_whole("max_moves", max_moves, allow_none=True)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.state_in_info = check_flag("state_in_info", state_in_info)
+        self.zoom = zoom = check_zoom(zoom)
+        self.ghost_name, self.ghost_settings = check_ghost(ghost, ghost_settings)
+        # one ghost at least, so that the name and settings are checked now even with none
+        self.ghosts: list[Any] = make_ghosts(ghost, self.ghost_settings,
+                                             max(self.num_ghosts, 1))[:self.num_ghosts]
         self.encoder = GridEncoder(self.layout)
         self.observation_space = spaces.Box(0, 1, self.encoder.shape, dtype=np.uint8)
         self.action_space = spaces.Discrete(len(ACTIONS))
@@ -73,6 +82,8 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         self.game_seed = 0
         self.state = GameState.initial(self.layout, self.num_ghosts)
         self.pacman_moves = 0
+        #: why `step` must wait for `reset` (None: a game is on)
+        self.reset_needed: str | None = "cannot call step() before reset()"
         self.screen = Screen(self.layout, zoom, RENDER_FPS)
 
     # ----------------------------------------------------------------- the game
@@ -87,6 +98,7 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         self.game_rng = random.Random(seed)
         self.state = GameState.initial(self.layout, self.num_ghosts)
         self.pacman_moves = 0
+        self.reset_needed = None
         # as run_game: fresh agents, each handed the generator then the first state, in order
         self.ghosts = make_ghosts(self.ghost_name, self.ghost_settings, self.num_ghosts)
         for ghost in self.ghosts:
@@ -104,11 +116,17 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
 
     def step(self, action: Any) -> tuple[npt.NDArray[np.uint8], float, bool, bool,
                                          dict[str, Any]]:
-        """Pacman plays `action` (illegal: Stop), then each ghost replies until the game ends."""
-        if self.state.is_terminal():
-            raise RuntimeError("the game is over: call reset()")
+        """Pacman plays `action` (illegal: Stop), then each ghost replies until the game ends.
+
+        Raises:
+            ResetNeededError: before the first `reset()`, or after the episode ended.
+            InvalidActionError: an action outside `Discrete(5)`; nothing is played.
+        """
+        if self.reset_needed is not None:
+            raise ResetNeededError(self.reset_needed)
+        index = action_index(action)
         before = self.state.score
-        move = pacman_action(self.state, action)
+        move = pacman_action(self.state, index)
         state = self.state.successor(0, move)
         self.pacman_moves += 1
         moves = [(0, state)]
@@ -124,6 +142,9 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         terminated = state.is_terminal()
         truncated = not terminated and self.pacman_moves == self.max_moves
         if terminated or truncated:
+            end = (f"terminated: a {'win' if state.is_win() else 'loss'}" if terminated
+                   else f"truncated after max_moves={self.max_moves} Pacman moves")
+            self.reset_needed = f"the game is over: call reset() (the episode was {end})"
             for ghost in self.ghosts:
                 final = getattr(ghost, "final", None)
                 if callable(final):

@@ -12,10 +12,16 @@ the six of the Gymnasium env plus the agent's own cell. Rewards: Pacman gets the
 each ghost its negation. Every agent is terminated when the game is won or lost, truncated after
 `max_cycles` rounds (a round: Pacman and every ghost move once). The game has no chance in it
 (every agent is a player), so `reset(seed=...)` changes nothing but is accepted.
+
+An action outside `Discrete(5)` raises `InvalidActionError` before anything is played. In the
+AEC env a terminated or truncated agent is stepped with None, and only then (PettingZoo's rule);
+a `step` once every agent is done, or (Parallel) before `reset()`, raises `ResetNeededError`.
+The AEC env starts a game when it is made, as if `reset()` had been called.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -28,12 +34,18 @@ from pacman.envs.common import (
     ACTIONS,
     GridEncoder,
     Screen,
+    action_index,
     action_mask,
+    check_render_mode,
+    check_whole,
+    check_zoom,
     ghost_action,
     pacman_action,
     resolve_layout,
     sendable,
+    shown,
 )
+from pacman.errors import InvalidActionError, ResetNeededError
 from pacman.layout import Layout
 from pacman.rules import Direction
 from pacman.state import GameState
@@ -45,17 +57,15 @@ METADATA: dict[str, Any] = {"render_modes": ["human", "rgb_array"], "render_fps"
 
 
 class _Game:
-    """The state, spaces and rendering both envs share."""
+    """The state, spaces and rendering both envs share; every setting is checked here, once (a
+    bad one raises a `PacmanError` that is a `ValueError`)."""
 
     def __init__(self, layout: str | Layout, num_ghosts: int | None, max_cycles: int,
                  render_mode: str | None, zoom: float) -> None:
         self.layout, num_ghosts = resolve_layout(layout, num_ghosts)
-        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
-            raise ValueError(f"max_cycles must be a whole number >= 1, got {max_cycles!r}")
-        if render_mode is not None and render_mode not in METADATA["render_modes"]:
-            raise ValueError(f"render_mode must be one of {METADATA['render_modes']} or None, "
-                             f"got {render_mode!r}")
-        self.max_cycles, self.render_mode = max_cycles, render_mode
+        self.max_cycles = int(check_whole("max_cycles", max_cycles, allow_none=False) or 0)
+        self.render_mode = check_render_mode(render_mode, METADATA["render_modes"])
+        zoom = check_zoom(zoom)
         self.names = ["pacman", *(f"ghost_{i}" for i in range(1, num_ghosts + 1))]
         self.index = {name: i for i, name in enumerate(self.names)}
         self.encoder = GridEncoder(self.layout, extra_self=True)
@@ -72,11 +82,11 @@ class _Game:
         if self.render_mode == "human":
             self.screen.start(self.state, self.names)
 
-    def move(self, agent: int, action: Any) -> tuple[int, Direction]:
-        """Play agent `agent`'s action index; the score change and the move played."""
+    def move(self, agent: int, index: int) -> tuple[int, Direction]:
+        """Play agent `agent`'s action index (checked by `action_index`); the score change and
+        the move played."""
         state = self.state
-        move = pacman_action(state, action) if agent == 0 else ghost_action(state, agent,
-                                                                           action)
+        move = pacman_action(state, index) if agent == 0 else ghost_action(state, agent, index)
         self.state = state.successor(agent, move)
         if agent == 0:
             self.pacman_moves += 1
@@ -141,15 +151,29 @@ class PacmanAECEnv(AECEnv[str, npt.NDArray[np.uint8], Any]):  # type: ignore[mis
         return self.game.observe(agent)
 
     def step(self, action: Any) -> None:
-        """The selected agent plays `action` (None once it is terminated or truncated)."""
+        """The selected agent plays `action` (None once it is terminated or truncated).
+
+        Raises:
+            ResetNeededError: every agent is done (the game is over): `reset()` first.
+            InvalidActionError: an action outside `Discrete(5)` for an agent in play, or an
+                action other than None for a terminated or truncated one; nothing is played.
+        """
+        if not self.agents:
+            raise ResetNeededError("the game is over: call reset() (every agent is done)")
         name = self.agent_selection
         if self.terminations[name] or self.truncations[name]:
+            if action is not None:
+                end = "terminated" if self.terminations[name] else "truncated"
+                raise InvalidActionError(
+                    f"invalid action {shown(action)} of {name}: when an agent is dead, the only "
+                    f"valid action is None ({name} is {end}: step it with None)")
             self._was_dead_step(action)
             return
         game = self.game
         agent = game.index[name]
+        index = action_index(action, name)
         self._cumulative_rewards[name] = 0.0
-        change, _ = game.move(agent, action)
+        change, _ = game.move(agent, index)
         last = agent == len(game.names) - 1
         if last:
             game.cycles += 1
@@ -188,6 +212,7 @@ class PacmanParallelEnv(ParallelEnv[str, npt.NDArray[np.uint8], Any]):  # type: 
         self.observation_spaces = self.game.observation_spaces
         self.action_spaces = self.game.action_spaces
         self.agents: list[str] = []
+        self._started = False  # reset() was called
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The `(7, H, W)` grids of every agent."""
@@ -202,25 +227,41 @@ class PacmanParallelEnv(ParallelEnv[str, npt.NDArray[np.uint8], Any]):  # type: 
         """A new game: every agent's observation and info."""
         self.game.restart()
         self.agents = list(self.possible_agents)
+        self._started = True
         return ({name: self.game.observe(name) for name in self.agents},
                 self.game.infos(self.agents))
 
     def step(self, actions: dict[str, Any]) -> tuple[
             dict[str, npt.NDArray[np.uint8]], dict[str, float], dict[str, bool],
             dict[str, bool], dict[str, dict[str, Any]]]:
-        """Pacman moves, then each ghost in order while the game goes on."""
+        """Pacman moves, then each ghost in order while the game goes on.
+
+        Raises:
+            ResetNeededError: before the first `reset()`, or after the game ended.
+            InvalidActionError: `actions` is not a dict with one action of `Discrete(5)` for
+                each agent in play (and none for a name that is not one); nothing is played.
+        """
         if not self.agents:
-            raise RuntimeError("the game is over: call reset()")
+            raise ResetNeededError("the game is over: call reset() (every agent is done)"
+                                   if self._started else "cannot call step() before reset()")
+        if not isinstance(actions, Mapping):
+            raise InvalidActionError(f"actions must be a dict of agent names to actions, got "
+                                     f"{type(actions).__name__}")
         missing = [name for name in self.agents if name not in actions]
         if missing:
-            raise ValueError(f"no action for {', '.join(missing)}")
+            raise InvalidActionError(f"no action for {', '.join(missing)}")
+        unknown = [repr(name) for name in actions if name not in self.game.index]
+        if unknown:
+            raise InvalidActionError(f"actions for no agent: {', '.join(unknown)} (the agents "
+                                     f"are {', '.join(self.agents)})")
+        indexes = {name: action_index(actions[name], name) for name in self.agents}
         game = self.game
         before = game.state.score
         played = []
         for agent, name in enumerate(game.names):
             if game.state.is_terminal():
                 break
-            game.move(agent, actions[name])
+            game.move(agent, indexes[name])
             played.append((agent, game.state))
         game.cycles += 1
         over = game.state.is_terminal()
