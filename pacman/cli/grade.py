@@ -27,9 +27,16 @@ changes a grade. Hard limits: a test over --test-timeout or a question over --qu
 is killed and scores 0, and sys.exit, os._exit, crashes and memory hogs are recorded as that
 submission's crash. This protects the grades from the code; it is not a security sandbox.
 
+The suite is checked before any code runs: a CONFIG that cannot be read, an unknown question
+class, max_points that is not a whole number from 1 to 10000, an order or depends naming no
+question, a question without tests, or a .test/.solution file that cannot be read (not a
+regular file, a loop of links, too large, not UTF-8) is one line and exit status 2. With
+--submissions, what every test says is checked too, so a broken test stops the run before any
+student is graded.
+
 exit status: 0 when grading ran, whatever the points; 1 when a test file is broken, when one of
 this project's own cases (no points) fails, or with --strict when a point is lost; 2 when the
-grader could not run (a usage error, no tests)."""
+grader could not run (a usage error, no tests, a broken suite)."""
 
 
 def add_parser(commands: Commands) -> None:
@@ -146,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
     suite = find_suite(_paths(args))
     if args.question:
         suite = suite.select(args.question)
+    suite.check()  # a broken suite is the teacher's: one line, before any code runs
     if args.generate_solutions:
         return _generate(suite)
     limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
@@ -302,6 +310,9 @@ def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> 
     if args.json or args.gradescope_output:
         raise UsageError("with --submissions, results go to --out (grades.csv, grades.json, "
                          "reports/) and --gradescope writes one file per student")
+    from pacman.grading.cases.check import check_tests
+
+    check_tests(suite)  # a broken test would be an ERROR in every student's report
     submissions = find_submissions(args.submissions, args.agents_file)
     print(f"grading {len(submissions)} submissions in {args.submissions} with {args.jobs} "
           f"at a time", flush=True)

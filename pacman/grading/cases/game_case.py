@@ -17,6 +17,7 @@ move (pass); else "Partial Ply Bug", "Search depth off by 1", or "Suboptimal mov
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from pacman.grading.running.hosted import describe
 from pacman.layout import Layout, ghosts_in_play, parse_layout
 from pacman.state import GameState
 
-__all__ = ["GameTreeTest", "load_test", "run", "write_solution"]
+__all__ = ["GameTreeTest", "load", "load_test", "run", "write_solution"]
 
 CLASS = "PacmanGameTreeTest"
 MOVE_TIME_LIMIT = 120.0  # seconds per move and per game, as the classic test allows
@@ -190,16 +191,22 @@ class _SolutionTooShort(Exception):
     """The game went on past the last move of the solution file."""
 
 
+def load(test_path: Path, test: ParsedFile) -> tuple[GameTreeTest, list[Step]]:
+    """Check a parsed game test and read its solution; a `TestCaseError` says what is wrong."""
+    spec = load_test(test)
+    solution = solution_path(test_path)
+    if not os.path.lexists(solution):  # a broken one is named by reading it
+        raise TestCaseError(test_path, None, f"no solution file {solution.name}")
+    steps = load_solution(parse_file(solution))
+    if not steps:
+        raise TestCaseError(solution, None, "the solution lists no moves")
+    return spec, steps
+
+
 def run(test_path: Path, test: ParsedFile, contestant: Graded, relative: str) -> TestResult:
     """Run one `PacmanGameTreeTest` for `contestant`."""
     try:
-        spec = load_test(test)
-        solution = solution_path(test_path)
-        if not solution.is_file():
-            raise TestCaseError(test_path, None, f"no solution file {solution.name}")
-        steps = load_solution(parse_file(solution))
-        if not steps:
-            raise TestCaseError(solution, None, "the solution lists no moves")
+        spec, steps = load(test_path, test)
     except TestCaseError as error:
         return TestResult(relative, CLASS, TestStatus.ERROR, messages=(str(error),))
     messages, status = _play(spec, steps, contestant)

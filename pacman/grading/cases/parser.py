@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pacman.errors import TestCaseError
+from pacman.files import read_text
 from pacman.grading.reference.tree import GameTree
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "load_case",
     "parse_file",
     "parse_text",
+    "read_test_file",
     "solution_path",
     "tree_from_test",
 ]
@@ -104,13 +106,24 @@ def parse_text(text: str, path: str | Path) -> ParsedFile:
     return ParsedFile(Path(path), entries)
 
 
+def read_test_file(path: str | Path) -> str:
+    """The text of a `.test`, `.solution` or `CONFIG` file, read the checked way
+    (`pacman.files`: a regular file under the size cap, UTF-8, a leading byte-order mark
+    dropped); any problem is a `TestCaseError` naming the file."""
+    name = str(path)
+
+    def error(message: str) -> TestCaseError:
+        reason = message.removeprefix(f"{name}: ")  # TestCaseError names the file itself
+        if reason.startswith("cannot read: "):  # as these errors have always said it
+            reason = "cannot read file: " + reason.removeprefix("cannot read: ")
+        return TestCaseError(path, None, reason)
+
+    return read_text(path, "test", error)
+
+
 def parse_file(path: str | Path) -> ParsedFile:
     """Read and parse one file; a missing or unreadable file is a `TestCaseError`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise TestCaseError(path, None, f"cannot read file: {error}") from None
-    return parse_text(text, path)
+    return parse_text(read_test_file(path), path)
 
 
 def solution_path(test_path: str | Path) -> Path:
@@ -178,11 +191,26 @@ def tree_from_test(test: ParsedFile) -> tuple[str, int, GameTree, str]:
     if both:
         raise TestCaseError(path, test.require("lose_states").line,
                             f"nodes both won and lost: {' '.join(both)}")
+    _check_start(test, start, children, win | lose)
     values = _evaluations(test)
     diagram = test.get("diagram")
     tree = GameTree(start=start.value.strip(), num_agents=num_agents, children=children,
                     values=values, win_states=win, lose_states=lose)
     return alg.value, depth, tree, diagram.value if diagram is not None else ""
+
+
+def _check_start(test: ParsedFile, start: Entry,
+                 children: Mapping[str, tuple[tuple[str, str], ...]],
+                 terminal: frozenset[str]) -> None:
+    """The root must be a node the agent can move from: a search there has no action to return
+    otherwise, and a correct agent would be blamed for the test's mistake."""
+    name = start.value.strip()
+    if name in terminal:
+        raise TestCaseError(test.path, start.line, f'start_state "{name}" is a won or lost '
+                            "node: the game is over before the agent moves")
+    if name not in children:
+        raise TestCaseError(test.path, start.line, f'start_state "{name}" has no line in '
+                            "successors: the agent would have no action to choose")
 
 
 def _positive_int(test: ParsedFile, key: str) -> int:

@@ -10,6 +10,7 @@ bug reproduces what the agent did, and the test's diagram.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -31,19 +32,24 @@ from pacman.grading.reports.results import TestResult, TestStatus, TreeVerdict
 from pacman.grading.running.contestant import Graded
 from pacman.grading.running.tree_run import AgentRun, run_agent
 
-__all__ = ["CLASS", "run", "run_case", "write_solution"]
+__all__ = ["CLASS", "load", "run", "run_case", "write_solution"]
 
 CLASS = "GraphGameTreeTest"
+
+
+def load(test_path: Path, test: ParsedFile) -> TreeCase:
+    """Check a parsed tree test and read its solution; a `TestCaseError` says what is wrong."""
+    solution = solution_path(test_path)
+    if not os.path.lexists(solution):  # a broken one is named by reading it
+        raise TestCaseError(test_path, None, f"no solution file {solution.name}")
+    return case_from_files(test, parse_file(solution))
 
 
 def run(test_path: Path, test: ParsedFile, contestant: Graded, relative: str,
         classic: bool) -> TestResult:
     """Run one tree test for `contestant`."""
     try:
-        solution = solution_path(test_path)
-        if not solution.is_file():
-            raise TestCaseError(test_path, None, f"no solution file {solution.name}")
-        case = case_from_files(test, parse_file(solution))
+        case = load(test_path, test)
     except TestCaseError as error:
         return TestResult(relative, CLASS, TestStatus.ERROR, messages=(str(error),))
     return run_case(case, contestant, classic, relative)

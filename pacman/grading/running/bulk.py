@@ -138,7 +138,10 @@ def _digest(paths: Sequence[Path], root: Path | None = None) -> str:
         name = path.relative_to(root).as_posix() if root is not None else path.name
         digest.update(name.encode() + b"\0")
         try:
-            digest.update(path.read_bytes() + b"\0")
+            with path.open("rb") as handle:  # in blocks: a large file is not held in memory
+                for block in iter(lambda: handle.read(2**20), b""):
+                    digest.update(block)
+            digest.update(b"\0")
         except OSError as error:
             digest.update(f"unreadable: {error.strerror}".encode() + b"\0")
     return digest.hexdigest()

@@ -41,10 +41,12 @@ ResultHook = Callable[[Question, TestResult], None]
 
 
 def relative_name(suite: Suite, path: Path) -> str:
-    """How reports name a test: its path from the folder that holds the suite."""
+    """How reports name a test: its path from the folder that holds the suite (a link is named
+    where it is, not where it points, and a loop of links does not stop the naming)."""
     try:
-        return str(path.resolve().relative_to(suite.root.resolve().parent))
-    except ValueError:
+        where = path.parent.resolve() / path.name
+        return str(where.relative_to(suite.root.resolve().parent))
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a loop, before Python 3.13
         return str(path)
 
 

@@ -44,12 +44,15 @@ def grade(paths: str | Path | Sequence[str | Path],
     """Grade every test under `paths` with `agents` (a `.py` file, a module or its name; None
     for ours) in this process.
 
-    Raises `GradingError` for a missing path, a folder without tests (a `SuiteError`), or
-    agents that cannot be imported; a broken test file is an `ERROR` result and the run goes on.
+    Raises `GradingError` for a missing path, a folder without tests or a broken suite (a
+    `SuiteError`, see `Suite.check`), or agents that cannot be imported; a test file that reads
+    but says something wrong is an `ERROR` result and the run goes on.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    report = grade_in_process(find_suite(paths), agents)
+    suite = find_suite(paths)
+    suite.check()
+    report = grade_in_process(suite, agents)
     if report.error:
         raise GradingError(report.error)
     return report
