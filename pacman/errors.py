@@ -29,8 +29,9 @@ __all__ = [
     # the game
     "IllegalMoveError",
     # applications
-    "UsageError", "BatchError", "StoreError", "TableError", "PlotError", "ExportError",
-    "TuningError", "GradingError", "PageError", "UnknownDemo",
+    "UsageError", "BatchError", "GameNotStarted",
+    "StoreError", "DamagedStoreError", "TableError", "PlotError",
+    "ExportError", "TuningError", "GradingError", "PageError", "UnknownDemo",
     # the reinforcement-learning environments
     "EnvSettingsError", "InvalidActionError", "ResetNeededError",
 ]
@@ -115,6 +116,19 @@ class BatchError(PacmanError, ValueError):
     """A batch that cannot run as asked (bad grid, experiment file or backend)."""
 
 
+class GameNotStarted(BatchError):
+    """A game of a batch that could not start for a reason outside its agents (a file or a
+    module missing where it was to play, a worker running other code): nothing is stored for
+    it. `worker` names the cluster worker it was refused by ('' on this machine)."""
+
+    def __init__(self, message: str, worker: str = "") -> None:
+        super().__init__(message)
+        self.message, self.worker = message, worker
+
+    def __reduce__(self) -> tuple[type[GameNotStarted], tuple[str, str]]:
+        return type(self), (self.message, self.worker)  # pickled back from a worker
+
+
 class StoreError(PacmanError, ValueError):
     """A results store that cannot be opened, read or written; the message is one line.
 
@@ -124,6 +138,11 @@ class StoreError(PacmanError, ValueError):
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(f"{message}; {hint}" if hint else message)
         self.message, self.hint = message, hint
+
+
+class DamagedStoreError(StoreError):
+    """A results store that is ours but damaged (SQLite's integrity check fails, or a row was
+    edited by hand): refused, never written; `pacman store recover` copies its intact games."""
 
 
 class TableError(PacmanError, ValueError):

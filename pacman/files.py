@@ -30,6 +30,7 @@ LIMITS: dict[str, int] = {
     "weights": 16 * 2**20,
     "experiment": 4 * 2**20,
     "test": 32 * 2**20,
+    "code": 16 * 2**20,  # a module of the user's that travels to a cluster's workers
 }
 """The largest file of each kind, in bytes. A replay holds one game's states (the largest
 shipped game's is under 2 MB); the other kinds are hand-written or small."""

@@ -34,6 +34,8 @@ NOT_USER_ERRORS = {
     "HostFault": "what an agent raised in its host: recorded as the game's crash",
     "_HostGone": "an agent host ended or broke the exchange: a HostFault",
     "StudentFault": "what a graded submission raised in its host: the test's crash",
+    "_Garbled": "a watched child's message the game cannot accept: that agent's crash",
+    "_StartFailed": "one failed start of the worker pool: the pool is started again",
 }
 
 

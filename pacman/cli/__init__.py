@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "grade": ("grade", "run"), "explain": ("explain", "run"), "replay": ("replay", "run"),
     "batch": ("batch", "run"), "compare": ("compare", "run"),
     "tournament": ("tournament", "run"), "tune": ("tune", "run"),
-    "table": ("table", "run_table"), "plot": ("table", "run_plot"),
+    "table": ("table", "run_table"), "plot": ("table", "run_plot"), "store": ("store", "run"),
     "export": ("export", "run"), "assumptions": ("assumptions", "run"), "demo": ("demo", "run"),
 }
 

@@ -80,17 +80,24 @@ def add_parser(commands: Commands) -> None:
     batch.add_argument("--move-timeout", dest="move_time_limit", type=_seconds, default=None,
                        help="seconds allowed per move (outcome 'timeout')")
     batch.add_argument("--game-timeout", dest="game_time_limit", type=_seconds, default=None,
-                       help="seconds allowed per game: its worker is stopped and the game "
-                            "recorded as 'timeout'")
+                       help="seconds allowed per game: the game is stopped and recorded as "
+                            "'timeout' (on Dask, by its worker, which plays it in a child "
+                            "process)")
     batch.add_argument("-j", "--jobs", type=_whole("jobs"), default=None,
-                       help="worker processes (default: all cores)")
+                       help="worker processes (default: all cores); with --backend dask, the "
+                            "workers of its local cluster (an error with a scheduler)")
     batch.add_argument("-o", "--out", default=DEFAULT_RESULTS, metavar="FILE.db",
                        help=f"results file (default {DEFAULT_RESULTS})")
     batch.add_argument("--backend", choices=("process", "dask"), default="process",
                        help="process pool on this machine (default) or a Dask cluster")
     batch.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="Dask scheduler, e.g. tcp://host:8786 (default with --backend "
-                            "dask: a local cluster of --jobs workers)")
+                            "dask: $DASK_SCHEDULER_ADDRESS, else a local cluster of --jobs "
+                            "workers on 127.0.0.1)")
+    batch.add_argument("--worker-wait", type=_seconds, default=None, metavar="SECONDS",
+                       help="with --backend dask, stop the batch (exit 2, the stored games "
+                            "kept) when no usable worker has been there for this long "
+                            "(default 60)")
     batch.add_argument("--progress-every", type=non_negative_float, default=LOG_EVERY,
                        metavar="SECONDS",
                        help="when stderr is not a terminal (a log), print a progress line this "
@@ -229,6 +236,18 @@ def _clamp_ghosts(configs: Sequence[GameConfig]) -> list[GameConfig]:
     return clamped
 
 
+def _check_size(configs: Sequence[GameConfig], games: int) -> None:
+    """UsageError if the grid, as written, holds more games than one batch plays: counted
+    (configurations as given, exact repeats once, times games) before anything is resolved
+    or listed, so a grid of millions is refused at once."""
+    from pacman.experiments.runner import MAX_GAMES
+
+    count = len({config.key() for config in configs})
+    if count * games > MAX_GAMES:
+        raise UsageError(f"{count} configurations x {games} games = {count * games:,} games, "
+                         f"more than one batch plays ({MAX_GAMES:,}): split it")
+
+
 @overload
 def _first(first: T | None, second: T | None, default: T, /) -> T: ...
 
@@ -256,6 +275,8 @@ def run(args: argparse.Namespace) -> int:
         resolve_configs,
         run_batch,
     )
+    from pacman.experiments.cluster import DEFAULT_WORKER_WAIT
+    from pacman.hosting.agent_host import load_limit
     from pacman.task import AgentSpec
 
     experiment = Experiment()
@@ -283,8 +304,11 @@ def run(args: argparse.Namespace) -> int:
     ghosts = (_agent_specs(args.ghosts, args.ghost_args, "ghost", args.agents)
               if args.ghosts
               else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
-    if args.scheduler and args.backend != "dask":
-        raise UsageError("--scheduler needs --backend dask")
+    if args.backend != "dask":
+        for given, option in ((args.scheduler, "--scheduler"),
+                              (args.worker_wait, "--worker-wait")):
+            if given is not None:
+                raise UsageError(f"{option} needs --backend dask")
     grid = Grid(pacman=pacman, ghosts=ghosts,
                 layouts=args.layout or experiment.layouts or ("mediumClassic",),
                 num_ghosts=args.num_ghosts or experiment.num_ghosts or (None,),
@@ -294,10 +318,15 @@ def run(args: argparse.Namespace) -> int:
     games = _first(args.games, experiment.games, 10)
     seed = _first(args.seed, experiment.seed, 0)
     game_time_limit = _first(args.game_time_limit, experiment.game_time_limit)
-    configs = resolve_configs(_clamp_ghosts(grid.configs()), args.isolation)
+    _check_size(grid.configs(), games)  # before resolving: that builds every agent
+    configs = resolve_configs(_clamp_ghosts(grid.configs()), args.isolation,
+                              load_limit(game_time_limit))
     if args.dry_run:
         return _dry_run(configs, games, seed, args.out)
-    backend = DaskBackend(args.scheduler, args.jobs) if args.backend == "dask" else None
+    backend = None
+    if args.backend == "dask":
+        wait = DEFAULT_WORKER_WAIT if args.worker_wait is None else args.worker_wait
+        backend = DaskBackend(args.scheduler, args.jobs, worker_wait=wait, on_notice=_notice)
 
     def terminate(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
@@ -334,7 +363,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _notice(line: str) -> None:
+    """A line about the batch's workers (a refused Dask worker), on stderr as it happens."""
+    print(f"pacman: {line}", file=sys.stderr, flush=True)
+
+
 def _dry_run(configs: Sequence[ResolvedConfig], games: int, seed: int, out: str) -> int:
+    from collections import Counter
     from pathlib import Path
 
     from pacman.experiments.config import GameTask
@@ -344,13 +379,18 @@ def _dry_run(configs: Sequence[ResolvedConfig], games: int, seed: int, out: str)
     if Path(out).is_file() and Path(out).stat().st_size:  # (an empty file would become one)
         with open_results(out) as store:
             done = store.done(seed)
-    any_code = {(key, index) for key, index, _ in done}
+    # counted from what is stored (one pass), never game by game: a grid may plan a million
+    this_code: Counter[tuple[str, str]] = Counter()
+    any_code: dict[str, set[int]] = {}
+    for key, index, code in done:
+        if 0 <= index < games:
+            this_code[key, code] += 1
+            any_code.setdefault(key, set()).add(index)
     total = stored = 0
     for resolved in configs:
         key = resolved.config.key()
-        have = sum((key, i, resolved.code) in done for i in range(games))
-        older = sum((key, i) in any_code for i in range(games)
-                    if (key, i, resolved.code) not in done)
+        have = this_code[key, resolved.code]
+        older = len(any_code.get(key, ())) - have
         total, stored = total + games, stored + have
         first = GameTask.of(resolved.config, seed, 0).seed
         print(f"{resolved.config.label()}: {have}/{games} stored (game 0 seed {first}; "

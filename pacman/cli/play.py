@@ -28,9 +28,13 @@ from pacman.layout import check_playable, ghosts_in_play, load_layout
 from pacman.record import GameRecord, Outcome
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pacman.cli.options import Commands
     from pacman.game import Agent
+    from pacman.hosting.watched import WatchedGames
     from pacman.layout import Layout
+    from pacman.task import GameSpec
 
 
 def add_parser(commands: Commands) -> None:
@@ -117,14 +121,20 @@ def shadowing_file(resolved: str, given: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
     from pacman.agents.registry import accepts_setting, agent_class, resolve_name
-    from pacman.hosting.agent_host import HostedAgent
-    from pacman.hosting.local import build_agents, play_built
     from pacman.task import AgentSpec, GameSpec
 
     check_output_paths(args)
     layout = load_layout(args.layout)
-    pacman_name = resolve_name(args.pacman, "pacman", args.agents)
-    ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
+    if args.agents:  # the names of --agents FILE are read by importing it here: limited
+        from pacman.hosting.agent_host import load_limit
+        from pacman.hosting.local import loading
+
+        with loading(args.agents, load_limit(args.game_time_limit)):
+            pacman_name = resolve_name(args.pacman, "pacman", args.agents)
+            ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
+    else:
+        pacman_name = resolve_name(args.pacman, "pacman", args.agents)
+        ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
     pacman_settings = parse_settings(args.agent_args)
     ghost_settings = parse_settings(args.ghost_args)
     if args.trace:
@@ -156,8 +166,38 @@ def run(args: argparse.Namespace) -> int:
                            move_time_limit=args.move_time_limit,
                            game_time_limit=args.game_time_limit)
 
-    # build the agents once before playing: a bad name or setting is one line, before anything
-    built: tuple[Agent, list[Agent]] | None = build_agents(game_of(0), args.isolation)
+    keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
+    # With a time limit the agents play in a child process that can be stopped (the keyboard
+    # agent needs this process's window: it keeps the in-process limits)
+    watched = None
+    if (args.move_time_limit or args.game_time_limit) and not keyboard:
+        from pacman.hosting.watched import WatchedGames
+
+        watched = WatchedGames(isolation=args.isolation)
+    try:
+        return _play_games(args, layout, num_ghosts, base_seed, game_of, watched, keyboard,
+                           (pacman_name, ghost_name))
+    finally:
+        if watched is not None:
+            watched.close()
+
+
+def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_seed: int,
+                game_of: Callable[[int], GameSpec], watched: WatchedGames | None,
+                keyboard: bool, names: tuple[str, str]) -> int:
+    """The games of `pacman play`, once its options are known to be good."""
+    from pacman.hosting.agent_host import HostedAgent
+    from pacman.hosting.local import build_agents, play_built
+
+    pacman_name, ghost_name = names
+    # build the agents once before playing: a bad name or setting, or code that does not
+    # load in time, is one line before anything; with a time limit they are built in the
+    # child (`WatchedGames.check`), and this process never runs the agents' code
+    built: tuple[Agent, list[Agent]] | None = None
+    if watched is None:
+        built = build_agents(game_of(0), args.isolation)
+    else:
+        watched.check(game_of(0))
     for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
         shadow = shadowing_file(name, given)
         if shadow:
@@ -175,52 +215,40 @@ def run(args: argparse.Namespace) -> int:
         print("pacman: note: with --timeout/--game-timeout the agents play in a child process "
               "and the window's search panel shows no trace (--record keeps them)",
               file=sys.stderr)
-    keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
     if keyboard and not getattr(display, "takes_keyboard", False):
         raise UsageError("the keyboard agent needs the window, which could not be opened")
     display = with_export(display, args)
     records: list[GameRecord] = []
-    # With a time limit the agents play in a child process that can be stopped (the keyboard
-    # agent needs this process's window: it keeps the in-process limits)
-    watched = None
-    if (args.move_time_limit or args.game_time_limit) and not keyboard:
-        from pacman.hosting.watched import WatchedGames
-
-        watched = WatchedGames(isolation=args.isolation)
-    try:
-        game = 0
-        while game < args.num_games:
-            seed = base_seed if args.fix_seed else base_seed + game
-            try:
-                spec = game_of(seed)
-                if watched is not None:
-                    record = watched.play(spec, display)
-                else:
-                    # the first game plays the agents built above, each next one fresh ones
-                    pacman, ghosts = built if built is not None else build_agents(
-                        spec, args.isolation)
-                    built = None
-                    if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
-                        pacman.attach(display)
-                    record = play_built(spec, pacman, ghosts, display=display)
-            except GameRestart:
-                continue
-            if watched is None:  # what a hosted agent printed, as it would have printed here
-                for agent in (pacman, *ghosts):
-                    if isinstance(agent, HostedAgent):
-                        sys.stderr.write(agent.printed())
-            records.append(record)
-            if args.num_games > 1 or args.quiet:
-                fault = f" ({record.fault})" if record.fault else ""
-                print(f"game {game + 1}: seed {seed}, {record.outcome.value}, score "
-                      f"{record.score}, {record.pacman_moves} moves{fault}")
-            game += 1
-            _save_replays(args, record, layout, num_ghosts, game)
-            if record.outcome is Outcome.STOPPED or getattr(display, "quit_requested", False):
-                break
-    finally:
-        if watched is not None:
-            watched.close()
+    game = 0
+    while game < args.num_games:
+        seed = base_seed if args.fix_seed else base_seed + game
+        try:
+            spec = game_of(seed)
+            if watched is not None:
+                record = watched.play(spec, display)
+            else:
+                # the first game plays the agents built above, each next one fresh ones
+                pacman, ghosts = built if built is not None else build_agents(
+                    spec, args.isolation)
+                built = None
+                if hasattr(pacman, "attach") and not isinstance(display, NullDisplay):
+                    pacman.attach(display)
+                record = play_built(spec, pacman, ghosts, display=display)
+        except GameRestart:
+            continue
+        if watched is None:  # what a hosted agent printed, as it would have printed here
+            for agent in (pacman, *ghosts):
+                if isinstance(agent, HostedAgent):
+                    sys.stderr.write(agent.printed())
+        records.append(record)
+        if args.num_games > 1 or args.quiet:
+            fault = f" ({record.fault})" if record.fault else ""
+            print(f"game {game + 1}: seed {seed}, {record.outcome.value}, score "
+                  f"{record.score}, {record.pacman_moves} moves{fault}")
+        game += 1
+        _save_replays(args, record, layout, num_ghosts, game)
+        if record.outcome is Outcome.STOPPED or getattr(display, "quit_requested", False):
+            break
     close = getattr(display, "close", None)
     if callable(close):
         close()

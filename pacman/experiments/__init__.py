@@ -24,7 +24,8 @@ from pacman.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pacman.errors import BatchError
-    from pacman.experiments.backends import Backend, DaskBackend, ProcessBackend, default_jobs
+    from pacman.experiments.backends import Backend, ProcessBackend, default_jobs
+    from pacman.experiments.cluster import DaskBackend
     from pacman.experiments.compare import Comparison, compare_games
     from pacman.experiments.config import GameConfig, GameTask
     from pacman.experiments.grid import (
@@ -75,7 +76,7 @@ __all__ = [
 _HOMES = {
     "BatchError": "pacman.errors",
     "Backend": "pacman.experiments.backends",
-    "DaskBackend": "pacman.experiments.backends",
+    "DaskBackend": "pacman.experiments.cluster",
     "ProcessBackend": "pacman.experiments.backends",
     "default_jobs": "pacman.experiments.backends",
     "Comparison": "pacman.experiments.compare",

@@ -1,8 +1,8 @@
-"""Where batch games run: a spawn-started process pool on this machine, or a Dask cluster."""
+"""Where batch games run: the `Backend` protocol, and a spawn-started process pool on this machine
+(a Dask cluster is `pacman.experiments.cluster`)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import signal
 import sys
@@ -10,9 +10,8 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
-from typing import Any, Protocol
+from typing import Protocol
 
 from pacman.errors import BatchError
 
@@ -22,8 +21,11 @@ from pacman.errors import BatchError
 class Backend(Protocol):
     """Where games run: it makes executors, and stops their running games if it can."""
 
-    #: games that can run at once (the batch keeps at most this many in flight)
-    slots: int
+    @property
+    def slots(self) -> int:
+        """Games that can run at once now: the batch keeps at most this many in flight (a
+        cluster's changes as workers come and go; read before each hand-out)."""
+
     #: True if `stop` really ends running games (then game time limits free their worker)
     can_stop: bool
 
@@ -38,19 +40,26 @@ class Backend(Protocol):
 
 
 MAX_JOBS = 256  # worker processes or local Dask workers: more is a typo, not a machine
+START_ATTEMPTS = 3  # pools started before a batch gives up on starting its workers
 _ORPHAN_POLL_SECONDS = 0.2  # how often a worker checks that the batch is still there
 # os._exit as imported, before a game's guard (`pacman.limits.guard_process_exit`) swaps it
 _EXIT_PROCESS = os._exit
 
 
-def _worker_init(parent: int | None = None) -> None:
+def _worker_init(parent: int | None = None, pact: bool = False) -> None:
     """Set up a worker of the process pool (it starts with SIGINT blocked, see `start`).
 
     Ctrl-C goes to the whole process group: only the batch handles it (it stops the pool and
     keeps what finished); a worker that got it too would print a traceback and die. And a
     worker must not outlive its batch: killed with `kill -9`, the batch cannot stop its pool,
-    so each worker watches its parent and exits when it is gone.
+    so each worker watches its parent and exits when it is gone; with `pact` (the pool was
+    started by the batch's main thread) the kernel also ends it (`die_with_parent`), even while
+    agent code holds the interpreter and the watching thread cannot run.
     """
+    if parent is not None and pact:
+        from pacman.hosting.isolation import die_with_parent
+
+        die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from pacman.interrupts import mark_user_interrupts
 
@@ -117,6 +126,17 @@ def _exit_when_orphaned(parent: int) -> None:
     _EXIT_PROCESS(1)
 
 
+class _StartFailed(Exception):
+    """A process pool that could not start: `cause` says why."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+_START_SECONDS = 120.0  # the longest a started worker may take to answer (a busy machine)
+
+
 def _warm_up(seconds: float) -> int:
     time.sleep(seconds)  # hold this worker so the next warm-up call finds another one
     return os.getpid()
@@ -147,14 +167,31 @@ class ProcessBackend:
 
         The workers are started with SIGINT blocked, so a Ctrl-C during their start-up (before
         `_worker_init` ignores it) cannot print their tracebacks; a Ctrl-C here in the batch
-        ends the half-started pool before it goes on.
+        ends the half-started pool before it goes on. A worker that dies while the pool starts
+        (killed from outside, by the memory killer) breaks that pool: a fresh one is started in
+        its place, up to `START_ATTEMPTS` pools, then BatchError.
         """
+        problem: BaseException | None = None
+        for _ in range(START_ATTEMPTS):
+            try:
+                return self._start_pool()
+            except _StartFailed as failed:
+                problem = failed.cause
+        raise BatchError(f"the worker processes could not start ({START_ATTEMPTS} tries; "
+                         f"the last: {type(problem).__name__}: {problem})")
+
+    def _start_pool(self) -> Executor:
+        """One try of `start`: _StartFailed (the pool stopped) if a worker died or did not
+        answer in time."""
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        # the kernel ends a worker with its batch when the thread that starts it is the main
+        # one (`die_with_parent`): the processes start in `submit`, in this thread
+        pact = threading.current_thread() is threading.main_thread()
         pool = ProcessPoolExecutor(max_workers=self.slots,
                                    mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_init, initargs=(os.getpid(),))
+                                   initializer=_worker_init, initargs=(os.getpid(), pact))
         # The pool starts its processes on demand, and a game's time limit is counted from
         # when it is handed to an idle worker: wait until every worker has answered a call.
         seen: set[int] = set()
@@ -162,12 +199,15 @@ class ProcessBackend:
             for _ in range(20):
                 with _sigint_blocked(), _main_hidden():  # processes start inside `submit`
                     calls = [pool.submit(_warm_up, 0.05) for _ in range(self.slots)]
-                seen.update(call.result() for call in calls)
+                seen.update(call.result(timeout=_START_SECONDS) for call in calls)
                 if len(seen) >= self.slots:
                     break
-        except BrokenProcessPool as error:
+        # a worker that dies while the pool starts breaks it (BrokenProcessPool) and, at an
+        # unlucky moment, the pool's own machinery (a closed queue in `submit`, a call never
+        # answered): whatever this warm-up of ours raises, the pool did not start
+        except Exception as error:
             self.stop(pool)
-            raise BatchError(f"the worker processes could not start ({error})") from None
+            raise _StartFailed(error) from None
         except BaseException:
             self.stop(pool)
             raise
@@ -193,68 +233,3 @@ class ProcessBackend:
     def close(self, executor: Executor) -> None:
         """Shut the pool down."""
         executor.shutdown(wait=True)
-
-
-class DaskBackend:
-    """A Dask cluster through `distributed.Client.get_executor()`.
-
-    `scheduler` is the address of a running scheduler (`tcp://host:8786`); without it a local
-    cluster of `jobs` single-threaded worker processes is started on 127.0.0.1. Workers need
-    this package (and any `module:Class` agent module) importable.
-    """
-
-    can_stop = False
-
-    def __init__(self, scheduler: str | None = None, jobs: int | None = None,
-                 connect_timeout: float = 15.0) -> None:
-        try:
-            # typed as Any: the extra may be missing, and it has no complete annotations
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
-            raise BatchError("the dask backend needs dask.distributed: pip install "
-                             "'pacman-adversarial[dask]'") from None
-        self._cluster: Any = None
-        if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-            raise BatchError(f"jobs must be from 1 to {MAX_JOBS}, got {jobs}")
-        try:
-            if scheduler is None:
-                self._cluster = distributed.LocalCluster(
-                    n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=":0")  # any free port
-                self.client = distributed.Client(self._cluster)
-            else:
-                self.client = distributed.Client(scheduler, timeout=connect_timeout)
-            self.client.wait_for_workers(1, timeout=connect_timeout)
-        except (OSError, TimeoutError) as error:
-            self.shutdown()
-            where = scheduler or "a local cluster"
-            raise BatchError(f"cannot use the Dask scheduler at {where}: {error}") from None
-        self.slots = max(1, sum(self.client.nthreads().values()))
-
-    def start(self) -> Executor:
-        """The client's executor (pure=False: a game played again is a new task)."""
-        executor: Executor = self.client.get_executor(pure=False)
-        return executor
-
-    def stop(self, executor: Executor) -> None:
-        """Cancel what is queued; running tasks cannot be stopped."""
-        executor.shutdown(wait=False)
-
-    def close(self, executor: Executor) -> None:
-        """Close the executor; the client stays for another batch until `shutdown`."""
-        executor.shutdown(wait=True)
-
-    def shutdown(self) -> None:
-        """Close the client (and the local cluster, if this backend started one)."""
-        client = getattr(self, "client", None)
-        if client is not None:
-            client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
-
-    def __enter__(self) -> DaskBackend:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()

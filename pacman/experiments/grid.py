@@ -23,9 +23,15 @@ from pacman.agents.registry import (
 from pacman.cs188.loader import is_cs188_agent_class
 from pacman.errors import BatchError, LayoutError, RegistryError
 from pacman.experiments.config import GameConfig
-from pacman.experiments.versions import agent_code_files, code_version, setting_code_files
+from pacman.experiments.versions import (
+    agent_code_files,
+    code_version,
+    layout_files,
+    setting_code_files,
+)
+from pacman.files import read_bytes
 from pacman.game import describe
-from pacman.hosting.agent_host import resolve_in_host, trusted
+from pacman.hosting.agent_host import LOAD_SECONDS, resolve_in_host, trusted
 from pacman.layout import check_playable, ghosts_in_play, layout_reference, load_layout
 from pacman.task import AgentSpec, Setting
 
@@ -82,6 +88,9 @@ class ResolvedConfig:
     layout_name: str
     agent_names: tuple[str, ...]
     code: str = ""  # the code version of its games (`pacman.experiments.versions`)
+    #: the files of the user's its code version hashes: its agents' modules, the files its
+    #: settings name and its layout file (they travel to a cluster's workers)
+    files: tuple[Path, ...] = ()
 
 
 def plan(grid: Grid, isolation: str = "process") -> list[ResolvedConfig]:
@@ -89,17 +98,18 @@ def plan(grid: Grid, isolation: str = "process") -> list[ResolvedConfig]:
     return resolve_configs(grid.configs(), isolation)
 
 
-def resolve_configs(configs: Sequence[GameConfig], isolation: str = "process"
-                    ) -> list[ResolvedConfig]:
+def resolve_configs(configs: Sequence[GameConfig], isolation: str = "process",
+                    load_seconds: float = LOAD_SECONDS) -> list[ResolvedConfig]:
     """Resolve each configuration (see `resolve_config`), dropping duplicates."""
     seen: dict[str, ResolvedConfig] = {}
     for config in configs:
-        resolved = resolve_config(config, isolation)
+        resolved = resolve_config(config, isolation, load_seconds)
         seen.setdefault(resolved.config.key(), resolved)
     return list(seen.values())
 
 
-def resolve_config(config: GameConfig, isolation: str = "process") -> ResolvedConfig:
+def resolve_config(config: GameConfig, isolation: str = "process",
+                   load_seconds: float = LOAD_SECONDS) -> ResolvedConfig:
     """The canonical form of a configuration, checked by building its agents once.
 
     Agent names become class names (`alphabeta` -> `AlphaBetaAgent`), settings get the class's
@@ -108,7 +118,11 @@ def resolve_config(config: GameConfig, isolation: str = "process") -> ResolvedCo
     becomes the layout's number of ghosts. Raises LayoutError, RegistryError or BatchError.
     With `isolation="process"` (the default), an agent of the user's is resolved in an agent
     host (`canonical_agent` run there), so this process, which writes the results, never
-    imports the user's code; `none` resolves it here.
+    imports the user's code; `none` resolves it here. Loading an agent of the user's may take
+    `load_seconds` (`pacman.hosting.agent_host.load_limit`; with `none`, a soft limit); longer,
+    or a process that dies while it loads, is one line naming the agent. An agent whose
+    `describe()` fails is resolved all the same: that is its games' business (each is its
+    `crash`, as in `pacman play`), not the batch's.
     """
     layout = load_layout(config.layout)
     layout_key = layout_reference(config.layout)
@@ -118,8 +132,10 @@ def resolve_config(config: GameConfig, isolation: str = "process") -> ResolvedCo
         raise BatchError(f"layout {layout.name} has {len(layout.ghost_starts)} ghost start(s): "
                          f"cannot play with {config.num_ghosts} ghosts") from None
     check_playable(layout, count)
-    pacman, pacman_name, pacman_files = _canonical(config.pacman, "pacman", 0, isolation)
-    ghost, ghost_name, ghost_files = _canonical(config.ghost, "ghost", 1, isolation)
+    pacman, pacman_name, pacman_files = _canonical(config.pacman, "pacman", 0, isolation,
+                                                   load_seconds)
+    ghost, ghost_name, ghost_files = _canonical(config.ghost, "ghost", 1, isolation,
+                                                load_seconds)
     if config.max_moves is not None and config.max_moves < 1:
         raise BatchError(f"max_moves must be >= 1, got {config.max_moves}")
     if config.move_time_limit is not None and config.move_time_limit <= 0:
@@ -128,15 +144,20 @@ def resolve_config(config: GameConfig, isolation: str = "process") -> ResolvedCo
     canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
                            None if limit is None else float(limit), config.paired)
     names = (pacman_name, *[ghost_name] * count)
-    code = code_version([*pacman_files, *ghost_files])
-    return ResolvedConfig(canonical, layout.name, names, code)
+    files = tuple(sorted({*pacman_files, *ghost_files, *layout_files(layout_key)}))
+    return ResolvedConfig(canonical, layout.name, names, code_version(files), files)
 
 
-def _canonical(spec: AgentSpec, role: str, index: int, isolation: str
-               ) -> tuple[AgentSpec, str, list[Path]]:
-    if isolation == "process" and not trusted(spec.name, role, spec.settings_dict()):
-        return resolve_in_host(spec, role, index)
-    return canonical_agent(spec, role, index)
+def _canonical(spec: AgentSpec, role: str, index: int, isolation: str,
+               load_seconds: float = LOAD_SECONDS) -> tuple[AgentSpec, str, list[Path]]:
+    if trusted(spec.name, role, spec.settings_dict()):
+        return canonical_agent(spec, role, index)
+    if isolation == "process":
+        return resolve_in_host(spec, role, index, load_seconds)
+    from pacman.hosting.local import loading
+
+    with loading(spec.name, load_seconds):
+        return canonical_agent(spec, role, index)
 
 
 def canonical_agent(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, str, list[Path]]:
@@ -190,7 +211,15 @@ def canonical_agent(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, 
                 settings[parameter.name] = default
         settings.update(spec.settings)
     files = agent_code_files(cls) + setting_code_files(spec.settings_dict())
-    return AgentSpec.of(name, settings), describe(agent), files
+    try:  # a description that fails is its games' business (their crash), as in `play`
+        description = describe(agent)
+    except BaseException as error:
+        from pacman.interrupts import is_user_interrupt
+
+        if is_user_interrupt(error):
+            raise
+        description = type(agent).__name__  # the name `run_game` records for it
+    return AgentSpec.of(name, settings), description, files
 
 
 # --- experiment files ---------------------------------------------------------------------
@@ -219,10 +248,7 @@ def load_experiment(path: str | Path) -> Experiment:
     `seed`, `max_moves`, `move_timeout`, `game_timeout`.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise BatchError(f"cannot read experiment file {path}: {error.strerror}") from None
+    raw = read_bytes(path, "experiment", lambda reason: BatchError(f"experiment file {reason}"))
     data: Any
     if path.suffix.lower() == ".toml":
         if sys.version_info >= (3, 11):
@@ -257,6 +283,9 @@ def _experiment(data: Any) -> Experiment:
 
     def listed(key: str) -> list[Any]:
         value = data.get(key, [])
+        if value == [] and key in data:  # not "use the default": a grid of nothing
+            raise BatchError(f"{key} is an empty list: give at least one value, or leave "
+                             f"{key} out for the default")
         return value if isinstance(value, list) else [value]
 
     def number(key: str, kind: type) -> Any:

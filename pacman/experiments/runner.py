@@ -11,11 +11,19 @@ Faults are outcomes, not stopped batches:
 - a game still running `game_time_limit` seconds after it was handed to an idle worker is recorded
   as `timeout` (incomplete: no score). On the process backend the pool's processes are
   terminated and a fresh pool takes the remaining work; the other games that were running are
-  played again from the start (same seeds, same records). Dask cannot stop a running task: the
-  task is cancelled and its thread finishes on its own;
+  played again from the start (same seeds, same records). Dask cannot stop a running task, so
+  there the worker keeps the limit: it plays the game in a child process that it stops at the
+  limit (`play_game`), and the record is a `timeout` with the moves made until then;
 - a worker that dies (`BrokenProcessPool`, Dask's `KilledWorker`) takes down the games it was
   running; each of them is played again once, alone, so the culprit is known: a game that
   fails twice is recorded as `crash` with the error. Finished games are never lost.
+
+Faults of the infrastructure are not outcomes: a game that cannot start for a reason outside
+its agents (`GameNotStarted`: its layout or agent file gone since the batch began, a module a
+worker cannot import, a Dask worker running other code) is never stored. A Dask worker that
+refuses a game is taken out of use and the game goes to another (`cluster.DaskBackend`); on
+this machine, or with no usable Dask worker left, the batch stops with one `BatchError` line
+and keeps what it stored, and running it again plays the rest.
 
 Two batches on one results file at the same time share the work rather than refuse: a game is
 claimed in the store (`ResultStore.claim`) before it is handed to a worker, a game another
@@ -30,13 +38,15 @@ What ends a batch early is one exception: Ctrl-C (or SIGTERM in the CLI) raises
 damaged file) raises `StoreError` after stopping the workers. Either way every game stored
 before stays, the workers are gone, and running the same batch again resumes it.
 
-One job in one file (about 500 lines): the loop that hands games out and stores them; its parts
+One job in one file (about 600 lines): the loop that hands games out and stores them; its parts
 share the pool, the claims and the progress.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -47,9 +57,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pacman.errors import BatchError, StoreError
+from pacman.errors import BatchError, GameNotStarted, LayoutError, StoreError
 from pacman.experiments.backends import Backend, ProcessBackend, default_jobs
 from pacman.experiments.claims import CLAIM_SECONDS, new_claim_owner
+from pacman.experiments.cluster import DaskBackend
 from pacman.experiments.config import GameConfig, GameTask, StoredGame, derive_seed
 from pacman.experiments.grid import ResolvedConfig, resolve_configs
 from pacman.experiments.store import INTEGER_MAX, INTEGER_MIN, ResultStore, open_results
@@ -75,20 +86,29 @@ class BatchInterrupted(KeyboardInterrupt):
 # --- one game in a worker -----------------------------------------------------------------
 
 
-def play_game(task: GameTask) -> GameRecord:
+def play_game(task: GameTask, game_time_limit: float | None = None) -> GameRecord:
     """Play one game of a batch (in a worker): build the agents, then `run_game`.
 
-    With a move time limit the game is played by a child process of this worker that is
-    stopped when a move runs over (`pacman.hosting.watched`), so an agent that ignores the limit
-    cannot hold the worker. An agent that fails while being built ends the game as `crash`
-    (moves 0, score 0).
+    With a move time limit, or a game time limit (a Dask worker keeps it: the batch cannot
+    stop a Dask task), the game is played by a child process of this worker that is stopped
+    when a move or the game runs over (`pacman.hosting.watched`), so an agent that ignores the
+    limit cannot hold the worker. An agent that fails while being built ends the game as
+    `crash` (moves 0, score 0). A game that cannot start for a reason outside its agents (its
+    layout or an agent's file gone, a module this worker cannot import) raises
+    `GameNotStarted`: it is no outcome of the agents, and nothing is stored for it.
     """
     from pacman.hosting.local import build_agents, play_built
 
     config = task.config
-    layout = load_layout(config.layout)
+    try:
+        layout = load_layout(config.layout)
+    except LayoutError as error:  # it loaded when the batch began: the file changed or went
+        raise GameNotStarted(f"the layout cannot be loaded here: {error}") from None
+    _check_code(config)
     spec = task.game(layout)
-    if config.move_time_limit is not None:
+    if game_time_limit is not None:
+        spec = dataclasses.replace(spec, game_time_limit=game_time_limit)
+    if config.move_time_limit is not None or game_time_limit is not None:
         return _play_watched(task, spec)
     try:
         pacman, ghosts = build_agents(spec, task.isolation)
@@ -97,17 +117,51 @@ def play_game(task: GameTask) -> GameRecord:
     return play_built(spec, pacman, ghosts)
 
 
-#: this worker's child for games with a move time limit, started with its first such game
-_WATCHED: dict[str, Any] = {}  # (one per isolation)
+def _check_code(config: GameConfig) -> None:
+    """GameNotStarted if a file or module the configuration's agents name by path or by
+    module is missing here (found by name, nothing of the user's is run)."""
+    import importlib.util
+
+    from pacman.agents.registry import code_file
+    from pacman.experiments.shipping import CODE_SETTINGS, code_target
+
+    targets = []
+    for spec in (config.pacman, config.ghost):
+        target, sep, _ = spec.name.rpartition(":")
+        if sep and target:
+            targets.append(target)
+        for key, value in spec.settings:
+            if key in CODE_SETTINGS and isinstance(value, str) and value.startswith("@"):
+                if not Path(value[1:]).is_file():
+                    raise GameNotStarted(f"the file {value[1:]} is missing here")
+            elif (module := code_target(key, value)) is not None:
+                targets.append(module)
+    for target in targets:
+        path = code_file(target)
+        if path is not None and not path.is_file():
+            raise GameNotStarted(f"the agent file {path} is missing here")
+        if path is None:
+            try:  # the top-level name only: a package's code runs when it is imported
+                found = importlib.util.find_spec(target.partition(".")[0])
+            except (ImportError, ValueError):
+                found = None
+            if found is None:
+                raise GameNotStarted(f"module {target.partition('.')[0]!r} cannot be imported "
+                                     "here")
+
+
+#: this worker's children for games with a time limit, started with its first such game
+_WATCHED: dict[tuple[str, int], Any] = {}  # (one per isolation and thread: Dask runs threads)
 
 
 def _play_watched(task: GameTask, spec: GameSpec) -> GameRecord:
     from pacman.errors import AgentSetupError
     from pacman.hosting.watched import WatchedGames
 
-    watched = _WATCHED.get(task.isolation)
+    key = (task.isolation, threading.get_ident())
+    watched = _WATCHED.get(key)
     if watched is None:
-        watched = _WATCHED[task.isolation] = WatchedGames(isolation=task.isolation)
+        watched = _WATCHED[key] = WatchedGames(isolation=task.isolation)
     try:
         record: GameRecord = watched.play(spec)
     except AgentSetupError as error:
@@ -232,10 +286,14 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
     if game_time_limit is not None and not 0 < game_time_limit <= MAX_SECONDS:
         raise BatchError(f"game_time_limit must be > 0 and at most {MAX_SECONDS:,.0f} seconds, "
                          f"got {game_time_limit}")
+    from pacman.hosting.agent_host import load_limit
+
     resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs],
-                               isolation)
+                               isolation, load_limit(game_time_limit))
     for entry in resolved:
         _check_numbers(entry.config)
+    if isinstance(backend, DaskBackend):  # the user's files go with the games, read once here
+        resolved = backend.ship(resolved, game_time_limit)
     if len(resolved) * games > MAX_GAMES:
         raise BatchError(f"{len(resolved)} configurations x {games} games = "
                          f"{len(resolved) * games:,} games, more than one batch plays "
@@ -306,9 +364,6 @@ class _Runner:
         self.superseded = 0  # of the games to play, those stored by another code version
         self.started = self.clock = time.perf_counter()
         self.executor: Executor | None = None
-        # with a game time limit, keep exactly one game per worker so a game starts when it
-        # is submitted; without one, one extra queued game per worker keeps workers busy
-        self.window = backend.slots if game_time_limit is not None else 2 * backend.slots
         # claims: a game is claimed in the store before it is handed out (see the module doc)
         self.owner = new_claim_owner()
         self.waiting: deque[GameTask] = deque()  # claimed by another running batch
@@ -337,6 +392,16 @@ class _Runner:
             self.stored = min(self.stored, present)
             self.others = present - self.stored
             raise BatchInterrupted(self._result(interrupted=True)) from None
+        except GameNotStarted as error:  # nothing stored for it: the rest is kept, as on Ctrl-C
+            try:
+                for task, record, complete in finished:
+                    self._store(task, record, complete)
+            finally:
+                self._release()
+            present = len(self.todo_keys & self.store.done(self.base_seed))
+            raise BatchError(f"{error.message}; {self.already + present} of {self.planned} "
+                             f"games are stored in {self.store.path}: run the same command "
+                             "again to play the rest") from None
         except StoreError as error:
             self._release()
             try:
@@ -407,7 +472,7 @@ class _Runner:
     def _fill(self) -> None:
         assert self.executor is not None
         if self.solo:  # a suspect runs with nothing else in flight
-            if not self.inflight:
+            if not self.inflight and self._window() > 0:
                 self._submit(self.solo.popleft())
             return
         now = time.monotonic()
@@ -415,8 +480,9 @@ class _Runner:
             self.pending.extend(self.waiting)  # is another batch's game stored, or free?
             self.waiting.clear()
             self.rechecked = now
-        while self.pending and len(self.inflight) < self.window:
-            wanted = min(self.window - len(self.inflight), len(self.pending))
+        window = self._window()
+        while self.pending and len(self.inflight) < window:
+            wanted = min(window - len(self.inflight), len(self.pending))
             asked = [self.pending.popleft() for _ in range(wanted)]
             try:
                 claims = self.store.claim(asked, self.owner)
@@ -428,10 +494,20 @@ class _Runner:
             self.others += len(claims.stored)
             self.waiting.extend(claims.busy)
 
+    def _window(self) -> int:
+        """How many games to keep in flight: with a game time limit that the batch keeps (it
+        stops late games), exactly one per worker, so a game starts when it is submitted; else
+        one extra queued game per worker keeps the workers busy. Read before each hand-out: a
+        cluster's workers come and go."""
+        slots = self.backend.slots
+        return slots if self.game_time_limit is not None and self.backend.can_stop else (
+            2 * slots)
+
     def _submit(self, task: GameTask) -> None:
         assert self.executor is not None
-        deadline = float("inf") if self.game_time_limit is None else (
-            time.perf_counter() + self.game_time_limit)
+        # a backend that cannot stop a game has its workers keep the limit (`play_game`)
+        deadline = float("inf") if self.game_time_limit is None or not self.backend.can_stop \
+            else time.perf_counter() + self.game_time_limit
         self.inflight[self.executor.submit(play_game, task)] = _Flight(task, deadline)
 
     def _wait_time(self) -> float:
@@ -448,6 +524,12 @@ class _Runner:
             finished.append((flight.task, future.result(), True))
         except CancelledError:
             self.pending.appendleft(flight.task)
+        except GameNotStarted as error:
+            if not error.worker:  # here, so on every worker: the batch cannot go on
+                raise GameNotStarted(f"game {flight.task.index} of "
+                                     f"{flight.task.config.label()} could not start: "
+                                     f"{error.message}") from None
+            self.pending.appendleft(flight.task)  # refused by one worker: the others play it
         except BrokenProcessPool as error:
             self._failed(flight.task, error, finished)
             return True

@@ -22,6 +22,13 @@ identified from its header bytes and, if need be, a read-only look.
 damaged file (a corrupt page, a missing table or column, a hand-edited row whose values have the
 wrong type), a full disk, a file locked by another program, a file that cannot be written.
 
+**A damaged file is refused whole.** Opening a file, to read or to write, checks it before
+anything is read or written (`_verify`): SQLite's `PRAGMA integrity_check`, the file's size, the
+unique index of the games, and every game row as a hand edit would leave it (`_row_problem`). The
+first problem is a `DamagedStoreError` naming the file; the file is left as it was.
+`check_store` lists every problem, and `recover_store` copies the intact, valid games into a new
+file, reading around the pages SQLite cannot (`pacman store check|recover`).
+
 **Reading never writes.** `open_results` opens the file read-only: with `PRAGMA query_only`
 where the file and its folder are writable (so SQLite tidies its `-wal`/`-shm` files on close),
 else through a `mode=ro` URI, or `immutable=1` when even that cannot open (a WAL file in a
@@ -37,11 +44,11 @@ The configurations, tasks and stored games themselves are plain values
 (`pacman.experiments.config`); this module turns them into rows and back.
 
 **Why one module of over 500 lines.** Its one job is the file: telling ours from others',
-opening it every way a reader or a batch may, the schema and its conversion, turning SQLite's
-failures into one-line errors, the write transactions, and rows to values and back. These
-share one connection and one transaction discipline (`_transaction`, `_errors`): split them
-and the connection, the error mapping and the "is this a version-1 file" state would become
-an interface between modules that nothing else should see.
+opening it every way a reader or a batch may, the schema and its conversion, checking it is
+whole, turning SQLite's failures into one-line errors, the write transactions, and rows to
+values and back. These share one connection and one transaction discipline (`_transaction`,
+`_errors`): split them and the connection, the error mapping and the "is this a version-1
+file" state would become an interface between modules that nothing else should see.
 """
 
 from __future__ import annotations
@@ -52,12 +59,13 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from pacman import __version__
-from pacman.errors import StoreError
+from pacman.errors import DamagedStoreError, StoreError
 from pacman.experiments.claims import (
     CLAIM_SECONDS,
     Claims,
@@ -66,7 +74,7 @@ from pacman.experiments.claims import (
     release_claims,
     renew_claims,
 )
-from pacman.experiments.config import GameConfig, GameTask, StoredGame
+from pacman.experiments.config import GameConfig, GameTask, StoredGame, derive_seed
 from pacman.record import GameRecord, Outcome
 
 SCHEMA_VERSION = 2
@@ -137,7 +145,7 @@ class ResultStore:
     StoreError with a one-line message.
     """
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, verify: bool = True) -> None:
         self.path = Path(path)
         self.read_only = not create
         self._legacy = False  # a file from before the marker (set while opening)
@@ -145,6 +153,8 @@ class ResultStore:
         self._db = self._open()
         try:
             self._check_schema()
+            if verify:  # (`check_store` and `recover_store` look at a damaged file themselves)
+                self._verify()
             if not self.read_only:
                 self._prepare_for_writing()
         except BaseException:
@@ -300,18 +310,19 @@ class ResultStore:
             tables = {row[0] for row in self._db.execute(
                 "SELECT name FROM sqlite_master WHERE type='table'")}
             if "games" not in tables:
-                raise StoreError(f"{self.path}: damaged results file: the games table is missing")
+                raise DamagedStoreError(f"{self.path}: damaged results file: the games table is "
+                                        "missing")
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
             missing = [column for column in _GAME_COLUMNS if column not in columns]
             self._has_code = "code" in columns
             if missing:
-                raise StoreError(f"{self.path}: damaged results file: the games table has no "
-                                 f"column {', '.join(missing)}")
+                raise DamagedStoreError(f"{self.path}: damaged results file: the games table has "
+                                        f"no column {', '.join(missing)}")
             if "claims" in tables:
                 columns = {row[1] for row in self._db.execute("PRAGMA table_info(claims)")}
                 if not {"config_key", "base_seed", "game_index", "owner", "expires"} <= columns:
-                    raise StoreError(f"{self.path}: damaged results file: the claims table has "
-                                     "the wrong columns")
+                    raise DamagedStoreError(f"{self.path}: damaged results file: the claims "
+                                            "table has the wrong columns")
 
     def _prepare_for_writing(self) -> None:
         with self._errors("prepare the file for writing"):
@@ -343,6 +354,105 @@ class ResultStore:
                          f"SELECT id, {columns}, '' FROM games_version_1")
         self._db.execute("DROP TABLE games_version_1")
 
+    # --- damage: SQLite's integrity check, the unique index, every row ---------------------
+
+    def _verify(self) -> None:
+        """Refuse a damaged file before anything reads its games or writes to it: the first
+        problem found (`_structure_problems`, then `_row_problem` of each row) is a
+        DamagedStoreError naming the file."""
+        for problem in self._structure_problems():
+            raise DamagedStoreError(f"{self.path}: damaged results file: {problem}",
+                                    _recover_hint(self.path))
+        seen: dict[tuple[str, int, int, str], int] = {}
+        cache: dict[tuple[str, str], Any] = {}
+        with self._errors("check the games"):
+            for row in self._rows():
+                wrong = _row_problem(row, seen, cache)
+                if wrong is not None:
+                    raise DamagedStoreError(
+                        f"{self.path}: damaged results file: game row {row[0]} ({wrong})",
+                        _recover_hint(self.path, row=True))
+
+    def _structure_problems(self) -> Iterator[str]:
+        """What is wrong with the file as a whole, one line each.
+
+        `PRAGMA integrity_check` (not `quick_check`, which skips what let a batch store a game
+        twice: an index whose entries no longer match the table; on a 10,000-game file of
+        30 MB each takes about 0.05 s), then the file's size, then the unique index of the
+        games. Once the integrity check fails the index is not looked at.
+        """
+        with self._errors("check the file"):
+            try:
+                verdict = [line for row in self._db.execute("PRAGMA integrity_check")
+                           for line in str(row[0]).splitlines()
+                           if line.strip() and not line.startswith("*** in database")]
+            except sqlite3.DatabaseError as error:  # too damaged to walk
+                verdict = [str(error)]
+            if verdict != ["ok"]:
+                more = f" (and {len(verdict) - 1} more)" if len(verdict) > 1 else ""
+                yield f"integrity check: {_short(Exception(verdict[0]))}{more}"
+            page = int(self._db.execute("PRAGMA page_size").fetchone()[0])
+            try:
+                size = self.path.stat().st_size
+            except OSError:  # (gone since it was opened: the open handle reads it still)
+                size = 0
+            if size % page:  # SQLite writes whole pages: the file was cut short
+                yield (f"its size, {size:,} bytes, is not a whole number of {page}-byte pages "
+                       "(cut short)")
+            if verdict != ["ok"]:
+                return
+            key = ("config_key", "base_seed", "game_index", *(("code",) if self._has_code
+                                                                else ()))
+            if not any(unique and not partial and tuple(
+                    row[2] for row in self._db.execute(f"PRAGMA index_info('{name}')")) == key
+                    for _, name, unique, _, partial in self._db.execute(
+                        "PRAGMA index_list(games)")):
+                yield f"the games table has lost its unique index on ({', '.join(key)})"
+
+    def _rows(self, columns: str = "", where: str = "", parameters: Sequence[Any] = (),
+              order: str = "id") -> sqlite3.Cursor:
+        """The game rows as `_row_problem` reads them, then `columns`, in `order`."""
+        code = "code" if self._has_code else "''"
+        record = (_RECORD_PROBES if _has_json(self._db)
+                  else "0, NULL, NULL, CASE typeof(record) WHEN 'text' THEN record END")
+        return self._db.execute(
+            f"SELECT {', '.join(_CHECKED_COLUMNS)}, {code}, {record}{columns} "
+            f"FROM games NOT INDEXED {where} ORDER BY {order}", parameters)
+
+    def _salvage(self, broken: list[str]) -> Iterator[tuple[tuple[Any, ...], str | None]]:
+        """Every game row SQLite can still read, with its record, in id order, each with its
+        problem (`_row_problem`, the record rebuilt too) or None; around a damaged page of the
+        table, from the other end and then id by id. What could not be read is noted in
+        `broken`."""
+        seen: dict[tuple[str, int, int, str], int] = {}
+        cache: dict[tuple[str, str], Any] = {}
+        last: int | None = None
+        try:
+            for row in self._rows(", record"):
+                last = row[0]
+                yield row, _row_problem(row, seen, cache, row[-1])
+            return
+        except sqlite3.DatabaseError as error:
+            broken.append(f"the games table is damaged ({_short(error)}): the rows on its "
+                          "damaged pages cannot be read")
+        tail: list[tuple[Any, ...]] = []
+        with suppress(sqlite3.DatabaseError):
+            for row in self._rows(", record", "WHERE id > ?", (last or 0,), "id DESC"):
+                tail.append(row)
+        if tail:
+            high = tail[-1][0]
+        else:  # (a bound: no page holds more rows than this)
+            high = (last or 0) + 1 + int(self._db.execute("PRAGMA page_count").fetchone()[0]) * 64
+        for row_id in range((last or 0) + 1, high):
+            try:
+                found = self._rows(", record", "WHERE id = ?", (row_id,)).fetchone()
+            except sqlite3.DatabaseError:
+                continue
+            if found is not None:
+                yield found, _row_problem(found, seen, cache, found[-1])
+        for row in reversed(tail):
+            yield row, _row_problem(row, seen, cache, row[-1])
+
     # --- errors and transactions ----------------------------------------------------------
 
     def _error(self, error: sqlite3.Error, doing: str) -> StoreError:
@@ -353,7 +463,9 @@ class ResultStore:
             return StoreError(f"{self.path}: the disk is full (could not {doing})",
                               "free some space, then run the same command again")
         if code in (_CORRUPT, _NOTADB):
-            return StoreError(f"{self.path}: damaged results file ({text}); could not {doing}")
+            return DamagedStoreError(f"{self.path}: damaged results file ({text}); could not "
+                                     f"{doing}", f"pacman store recover {self.path} -o "
+                                     "NEW.db copies its intact games into a new file")
         if code in (_BUSY, _LOCKED):
             return StoreError(f"{self.path}: locked by another program for over "
                               f"{BUSY_SECONDS:g}s; could not {doing}")
@@ -458,8 +570,9 @@ class ResultStore:
             try:
                 games.append(_stored_game(row[1:], configs))
             except (ValueError, TypeError, KeyError, RecursionError) as error:
-                raise StoreError(f"{self.path}: damaged results file: game row {row[0]} "
-                                 f"({_short(error)}); fix or delete that row") from None
+                raise DamagedStoreError(
+                    f"{self.path}: damaged results file: game row {row[0]} ({_short(error)})",
+                    _recover_hint(self.path, row=True)) from None
         return games
 
     # --- claims: two batches on one file share the work ------------------------------------
@@ -485,6 +598,129 @@ class ResultStore:
         """Drop every claim of `owner` (its batch is over)."""
         with self._transaction("release claims"):
             release_claims(self._db, owner)
+
+
+_CHECKED_COLUMNS = ("id", *_GAME_COLUMNS[:-1])  # every column but the record (and code)
+_VALID_RECORD = "CASE typeof(record) WHEN 'text' THEN json_valid(record) ELSE 0 END"
+#: what `_row_problem` needs of a record, read by SQLite's JSON functions without building
+#: it in Python: is it JSON, of which type, its outcome, and the text itself only when
+#: SQLite's JSON does not take it (Python's also reads `Infinity` and `NaN`)
+_RECORD_PROBES = (
+    f"{_VALID_RECORD}, CASE WHEN {_VALID_RECORD} THEN json_type(record) END, "
+    f"CASE WHEN {_VALID_RECORD} THEN CASE json_type(record) WHEN 'object' THEN "
+    "json_extract(record, '$.outcome') END END, "
+    f"CASE WHEN {_VALID_RECORD} THEN NULL WHEN typeof(record) = 'text' THEN record END")
+_COLUMN_TYPES: tuple[tuple[type, bool], ...] = (  # of _CHECKED_COLUMNS[1:] and code
+    (str, False), (int, False), (int, False), (int, False), (str, False), (str, False),
+    (str, False), (str, False), (int, False), (str, False), (int, True), (float, True),
+    (str, False), (int, False), (int, True), (int, True), (float, False), (int, True),
+    (int, False), (str, True), (str, False), (float, False), (str, False))
+_MISSING = object()
+
+
+def _has_json(db: sqlite3.Connection) -> bool:
+    """Whether this SQLite has its JSON functions (built in since 3.38)."""
+    try:
+        db.execute("SELECT json_valid('{}')").fetchone()
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+def _row_problem(row: Sequence[Any], seen: dict[tuple[str, int, int, str], int],
+                 cache: dict[tuple[str, str], Any], record: Any = None) -> str | None:
+    """What is wrong with a game row read by `ResultStore._rows` (None: nothing), as a hand
+    edit would leave it: a value of the wrong type, an index below 0, a configuration key
+    that is not one, columns, settings or a record that disagree with it or are not JSON, a
+    seed that is not the one its key, batch seed and index derive, or the same game stored
+    twice (`seen`: the id of each game's first valid row). `record`, if given, is the
+    record's text, rebuilt into a `GameRecord` too. `cache` keeps what keys and settings
+    texts come to."""
+    values = row[1:24]
+    (key, base_seed, index, seed, pacman, pacman_settings, ghost, ghost_settings, num_ghosts,
+     layout, max_moves, move_timeout, outcome, complete, *_, code) = values
+    valid, kind, record_outcome, raw = row[24:28]
+    try:
+        for column, value, (wanted, nullable) in zip((*_CHECKED_COLUMNS[1:], "code"), values,
+                                                     _COLUMN_TYPES):
+            _checked(wanted, column, value, nullable)
+        Outcome(outcome)
+    except ValueError as error:
+        return _short(error)
+    if index < 0:
+        return f"game_index is {index}, not a game's index (0 or more)"
+    if complete not in (0, 1):
+        return f"complete is {complete}, not 0 or 1"
+    entry = cache.get(("key", key))
+    if entry is None:
+        try:
+            _config_from_key(key)
+            data = json.loads(key)
+            seed_key = key if data.get("paired") is not True else json.dumps(
+                {name: value for name, value in data.items() if name not in (
+                    "pacman", "pacman_settings", "ghost", "ghost_settings")},
+                sort_keys=True, separators=(",", ":"))  # as `GameConfig.seed_key`
+            entry = (key, data, seed_key)
+        except (ValueError, TypeError, KeyError, RecursionError) as error:
+            text = _short(error)
+            entry = text if text.startswith("config_key") else f"config_key: {text}"
+        cache["key", key] = entry
+    if isinstance(entry, str):
+        return entry
+    key, data, seed_key = entry  # (one string for every row of the key)
+    for column, value in (("pacman", pacman), ("ghost", ghost), ("num_ghosts", num_ghosts),
+                          ("layout", layout), ("max_moves", max_moves),
+                          ("move_timeout", move_timeout)):
+        if value != data.get(column):
+            return (f"{column} is {_shown(value)}, but its config_key says "
+                    f"{_shown(data.get(column))}")
+    for column, text in (("pacman_settings", pacman_settings),
+                         ("ghost_settings", ghost_settings)):
+        settings = cache.get(("settings", text), _MISSING)
+        if settings is _MISSING:
+            try:
+                settings = json.loads(text)
+            except (ValueError, RecursionError):
+                settings = None
+            cache["settings", text] = settings
+        if not isinstance(settings, dict):
+            return f"{column} is {_shown(text)}, not a JSON object"
+        if settings != data.get(column, {}):
+            return f"{column} {_shown(text)} differ from its config_key's"
+    expected = derive_seed(base_seed, seed_key, index)
+    if seed != expected:
+        return (f"seed {seed} is not the seed of game {index} of its config_key with batch "
+                f"seed {base_seed} ({expected})")
+    if not valid:
+        if raw is None:
+            return "record is not text"
+        try:
+            parsed = json.loads(raw)
+        except (ValueError, RecursionError):
+            return "record is not JSON"
+        kind = "object" if isinstance(parsed, dict) else type(parsed).__name__
+        if isinstance(parsed, dict):
+            record_outcome = parsed.get("outcome")
+    if kind != "object":
+        return f"record is JSON but not an object ({kind})"
+    if record_outcome != outcome:  # (tables count the column, replays the record)
+        return f"record says outcome {_shown(record_outcome)}, the row {outcome!r}"
+    if record is not None:
+        try:
+            GameRecord.from_dict(json.loads(record))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+            return f"record: {_short(error)}"
+    game = (key, base_seed, index, code)
+    first = seen.setdefault(game, row[0])
+    if first != row[0]:
+        return f"the same game as game row {first}, stored twice"
+    return None
+
+
+def _recover_hint(path: Path, row: bool = False) -> str:
+    """What to do about a damaged file (left unchanged): one clause of a one-line error."""
+    return (f"it is left unchanged; {'fix or delete that row, or ' if row else ''}pacman store "
+            f"recover {path} -o NEW.db copies its intact games into a new file")
 
 
 def _stored_game(row: Sequence[Any], configs: dict[str, GameConfig]) -> StoredGame:
@@ -576,3 +812,131 @@ def _json(value: object) -> str:
 def open_results(path: str | Path) -> ResultStore:
     """Open an existing results file read-only; StoreError if it is missing or not ours."""
     return ResultStore(path, create=False)
+
+
+# --- checking a store, and recovering its intact games ------------------------------------
+
+LISTED_PROBLEMS = 20  # problems a check or a recovery names; the rest are counted
+
+
+@dataclass(frozen=True)
+class StoreCheck:
+    """What `check_store` found in a results file."""
+
+    path: Path
+    integrity: str  # SQLite's verdict: "ok", or its first complaint
+    problems: tuple[str, ...]  # the first LISTED_PROBLEMS problems, one line each
+    problem_count: int  # every problem found
+    rows: int  # game rows that could be read
+    valid: int  # of which intact and valid: the games `recover_store` copies
+
+    @property
+    def intact(self) -> bool:
+        """True if nothing is wrong."""
+        return self.problem_count == 0
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What `recover_store` copied from a results file into a new one."""
+
+    path: Path
+    out: Path
+    rows: int  # game rows that could be read
+    copied: int  # intact, valid games now in `out`
+    skipped: tuple[str, ...]  # the first LISTED_PROBLEMS rows left out and why, and what
+    skipped_count: int  # could not be read at all
+
+
+def check_store(path: str | Path) -> StoreCheck:
+    """Look at every part of a results file without changing it: SQLite's integrity check,
+    its size, the unique index of the games, and every game row that can be read (each
+    checked as opening checks them, and its record rebuilt).
+
+    Args:
+        path: the results file.
+
+    Returns:
+        What was found; `intact` if nothing is wrong.
+
+    Raises:
+        StoreError: the file is missing, not a results file, or cannot be read at all.
+    """
+    try:
+        store = ResultStore(path, create=False, verify=False)
+    except DamagedStoreError as error:  # its schema is unreadable: nothing more to look at
+        verdict = error.message.partition("damaged results file")[2].lstrip(": ") or "damaged"
+        return StoreCheck(Path(path), verdict, (verdict,), 1, 0, 0)
+    problems: list[str] = []
+    count = rows = valid = 0
+    with store, store._errors("check the file"):
+        structure = list(store._structure_problems())
+        integrity = (structure[0].removeprefix("integrity check: ")
+                     if structure and structure[0].startswith("integrity check") else "ok")
+        broken: list[str] = []
+        for row, problem in store._salvage(broken):
+            rows += 1
+            if problem is None:
+                valid += 1
+            else:
+                structure.append(f"game row {row[0]} ({problem})")
+        for problem in [*structure, *broken]:
+            count += 1
+            if len(problems) < LISTED_PROBLEMS:
+                problems.append(problem)
+    return StoreCheck(store.path, integrity, tuple(problems), count, rows, valid)
+
+
+def recover_store(path: str | Path, out: str | Path) -> Recovery:
+    """Copy every intact, valid game of a results file, damaged or not, into a new one.
+
+    The games keep their rows' ids and values; a row `check_store` finds wrong (a hand edit,
+    a record that cannot be rebuilt, the second copy of a game stored twice) is left out,
+    and so are the rows on pages SQLite cannot read. The new file is written in one
+    transaction: interrupted, it is removed again. The damaged file is not changed.
+
+    Args:
+        path: the results file to recover the games of.
+        out: the new results file: missing, or empty.
+
+    Returns:
+        How many games were copied, and which rows were left out and why.
+
+    Raises:
+        StoreError: `out` already holds something, or `path` is missing, not a results file
+        or too damaged to find its games table.
+    """
+    source, target = Path(path), Path(out)
+    existed = target.exists()
+    if existed and (target.stat().st_size or target.resolve() == source.resolve()):
+        raise StoreError(f"{target}: already exists; recover into a new file")
+    skipped: list[str] = []
+    count = rows = copied = 0
+    with ResultStore(source, create=False, verify=False) as store:
+        try:
+            with ResultStore(target) as new, new._transaction("copy the intact games"):
+                broken: list[str] = []
+                with store._errors("read the games"):
+                    for row, problem in store._salvage(broken):
+                        rows += 1
+                        if problem is None:
+                            new._db.execute(_COPY, (*row[:23], row[28], row[23]))
+                            copied += 1
+                            continue
+                        count += 1
+                        if len(skipped) < LISTED_PROBLEMS:
+                            skipped.append(f"game row {row[0]} ({problem})")
+                for problem in broken:
+                    count += 1
+                    if len(skipped) < LISTED_PROBLEMS:
+                        skipped.append(problem)
+        except BaseException:
+            if not existed:
+                with suppress(OSError):
+                    target.unlink()
+            raise
+    return Recovery(source, target, rows, copied, tuple(skipped), count)
+
+
+_COPY = (f"INSERT INTO games ({', '.join(_CHECKED_COLUMNS)}, record, code) "
+         f"VALUES ({', '.join('?' * (len(_CHECKED_COLUMNS) + 2))})")

@@ -54,7 +54,18 @@ class TableRow:
 
 def wilson_interval(successes: int, trials: int,
                     confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """The Wilson score interval of a proportion; (0, 1) with no trials."""
+    """The Wilson score interval of a proportion; (0, 1) with no trials.
+
+    Args:
+        successes: how many of the trials succeeded, 0 to `trials`.
+        trials: how many there were, 0 or more.
+        confidence: the interval's confidence level.
+
+    Returns:
+        `(low, high)` with `0 <= low <= successes / trials <= high <= 1`: exactly 0 at no
+        success and exactly 1 at all successes, as the formula says, where floating point
+        alone gives 2.8e-17 (and a plot's error bar of negative length).
+    """
     if trials == 0:
         return 0.0, 1.0
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
@@ -62,7 +73,9 @@ def wilson_interval(successes: int, trials: int,
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes >= trials else max(p, min(1.0, centre + half))
+    return low, high
 
 
 def mean_interval(values: Sequence[float],

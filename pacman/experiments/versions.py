@@ -8,9 +8,14 @@ pages, the grader, the demos or the RL environments) and, for an agent of the us
 (`module:Class` or `file.py:Class`), the source of its module and of the modules loaded from
 the same folder (the helpers a student's `multiAgents.py` imports), and for a setting naming
 the user's code or data (`evaluation=mod:func`, `evaluation=path/file.py:func`, or a file
-given as `evaluation=@weights.json`), that file.
+given as `evaluation=@weights.json`), that file; and a layout played from a file (not a shipped
+name), that file.
 Editing any of them gives a new code version; the store keeps the games of every version
 apart, so the old games stay and new ones are played.
+
+The files of the user's travel with a batch's games to a cluster's workers
+(`pacman.experiments.shipping`), which hash the same content; and `package_version` is what a
+worker reports of its own package, so a worker running other code is refused before it plays.
 
 Settings are not part of the code version: they are part of the configuration already.
 """
@@ -24,8 +29,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["CODE_DIGITS", "agent_code_files", "code_version", "package_digest",
-           "setting_code_files"]
+__all__ = ["CODE_DIGITS", "agent_code_files", "code_version", "code_version_of", "layout_files",
+           "package_digest", "package_version", "setting_code_files"]
 
 CODE_DIGITS = 12  # hex digits of a code version
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +53,12 @@ def package_digest() -> str:
             digest.update(path.relative_to(_PACKAGE_ROOT).as_posix().encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def package_version() -> str:
+    """This package's code version alone (the first `CODE_DIGITS` hex digits of
+    `package_digest`): what a worker of a cluster reports, compared with the client's."""
+    return package_digest()[:CODE_DIGITS]
 
 
 def _ours(path: Path) -> bool:
@@ -102,14 +113,42 @@ def setting_code_files(settings: Mapping[str, object]) -> list[Path]:
     return sorted(files)
 
 
+def layout_files(reference: str) -> list[Path]:
+    """The file a layout reference (`layout_reference`: a shipped name or an absolute path,
+    either maybe with `@SYMMETRY`) is played from: empty for a shipped layout."""
+    from pacman.layout import SYMMETRIES, shipped_layouts
+
+    base, at, symmetry = reference.rpartition("@")
+    if not (at and symmetry in SYMMETRIES and symmetry and not Path(reference).exists()):
+        base = reference
+    if base in shipped_layouts() or not Path(base).is_file():
+        return []
+    path = Path(base).resolve()
+    return [] if _ours(path) else [path]
+
+
 def code_version(files: Iterable[Path] = ()) -> str:
     """The code version of games played by this package with these files of the user's
     (see the module's description)."""
-    digest = hashlib.blake2b(package_digest().encode(), digest_size=16)
-    for path in sorted(set(files)):
+    contents: dict[Path, bytes] = {}
+    for path in set(files):
         try:
-            content = path.read_bytes()
+            contents[path] = path.read_bytes()
         except OSError:
-            content = b"(unreadable)"
-        digest.update(b"\0" + path.name.encode() + b"\0" + content)
+            contents[path] = b"(unreadable)"
+    return code_version_of(contents)
+
+
+def code_version_of(contents: Mapping[Path, bytes]) -> str:
+    """`code_version` of files already read: each file's name and content, in path order.
+
+    Args:
+        contents: the content of each file of the user's, by its path.
+
+    Returns:
+        The code version (`CODE_DIGITS` hex digits).
+    """
+    digest = hashlib.blake2b(package_digest().encode(), digest_size=16)
+    for path in sorted(contents):
+        digest.update(b"\0" + path.name.encode() + b"\0" + contents[path])
     return digest.hexdigest()[:CODE_DIGITS]

@@ -17,6 +17,10 @@ unusable; its process is ended when the game ends.
 
 `trusted(name, settings)` tells which agents may play in the referee's process: the registry's
 own agents, with settings that name no code of the user's.
+
+Loading: starting a host and building its agent (importing the user's code) may take
+`load_limit(game_time_limit)` seconds, 60 s or the game's limit, but not less than 10 s; a host
+that takes longer is ended, and the agent is one line (`RegistryError`, `BatchError`).
 """
 
 from __future__ import annotations
@@ -37,15 +41,40 @@ if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs 
     from pacman.state import GameState
     from pacman.task import AgentSpec
 
-__all__ = ["HostedAgent", "HostFault", "UnreadableAction", "resolve_in_host", "trusted"]
+__all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "HostedAgent", "HostFault", "UnreadableAction",
+           "load_limit", "load_timeout", "resolve_in_host", "trusted"]
 
 WORKER = "pacman.hosting.agent_worker"
-#: how long building an agent (importing the user's file) may take before it is given up
-BUILD_SECONDS = 60.0
+#: how long loading an agent (starting its host, importing the user's code, building the
+#: agent) may take before it is given up, when no game time limit shortens it (`load_limit`)
+LOAD_SECONDS = 60.0
+#: the least a game time limit shortens it to: imports of big libraries take seconds
+LOAD_SECONDS_MIN = 10.0
 #: idle hosts kept per agent in one process, for the next games (their processes end with
 #: this one)
 MAX_IDLE = 2
 _IDLE: dict[tuple[Any, ...], list[Child]] = {}
+
+
+def load_limit(game_time_limit: float | None) -> float:
+    """The time an agent's code may take to load (`LOAD_SECONDS`), shortened to the game's time
+    limit when there is one, but to no less than `LOAD_SECONDS_MIN`.
+
+    Args:
+        game_time_limit: the games' limit in seconds, or None.
+
+    Returns:
+        Seconds.
+    """
+    if game_time_limit is None:
+        return LOAD_SECONDS
+    return min(LOAD_SECONDS, max(LOAD_SECONDS_MIN, game_time_limit))
+
+
+def load_timeout(name: str, seconds: float) -> str:
+    """The one line for an agent that did not load in time."""
+    return (f"{name} did not load within {seconds:g}s (the limit on loading an agent's code: "
+            "importing it and building it)")
 
 
 class HostFault(Exception):
@@ -63,6 +92,18 @@ def _fault(kind: str, text: str) -> HostFault:
     if cls is None:
         cls = _FAULT_TYPES[name] = type(name, (HostFault,), {})
     return cls(text)
+
+
+_NAMED: dict[str, type[HostedAgent]] = {}
+
+
+def _named(name: str) -> type[HostedAgent]:
+    """A HostedAgent class named like the hosted agent's class."""
+    name = name[:200]
+    cls = _NAMED.get(name)
+    if cls is None:
+        cls = _NAMED[name] = type(name, (HostedAgent,), {})
+    return cls
 
 
 class UnreadableAction:
@@ -117,7 +158,10 @@ class HostedAgent:
     five names)."""
 
     def __init__(self, name: str, role: str, settings: Mapping[str, Any], index: int,
-                 layout: Any, num_ghosts: int, memory_mb: int | None = 2048) -> None:
+                 layout: Any, num_ghosts: int, memory_mb: int | None = 2048,
+                 load_seconds: float = LOAD_SECONDS) -> None:
+        """Start (or take an idle) host and build the agent there within `load_seconds`;
+        RegistryError (one line naming the agent) if it fails, dies or takes longer."""
         self.index = index
         self._rng: random.Random | None = None
         self._usable = True
@@ -140,20 +184,27 @@ class HostedAgent:
                 "name": name, "role": role, "settings": dict(settings), "index": index,
                 "layout_text": layout.text, "layout_name": layout.name,
                 "num_ghosts": num_ghosts, "cpu": self._cpu}})
-            line = self._line(BUILD_SECONDS)
+            line = self._line(load_seconds)
             answer = None if line is None else self._message(line)
         except (ChildDied, _HostGone) as died:
             self.close()
             raise RegistryError(f"{name} could not be built: its process died "
                                 f"({died.reason})") from None
-        if answer is None or "built" not in answer:
+        if answer is None:
+            self._child.kill()
             self.close()
-            error = (answer or {}).get("error") or {
-                "type": "TimeoutError", "text": f"over {BUILD_SECONDS:g}s to build"}
+            raise RegistryError(load_timeout(name, load_seconds))
+        if "built" not in answer:
+            self.close()
+            error = answer.get("error") or {}
             raise RegistryError(f"{name} failed while being built: {error.get('type')}: "
                                 f"{error.get('text')}")
         self._description = str(answer["built"])
         self._describe_error = answer.get("describe_error")
+        if isinstance(self._describe_error, dict):
+            # a game records an agent whose `describe()` fails by its class's name
+            # (`type(agent).__name__`): the hosted class's, not this stand-in's
+            self.__class__ = _named(str(answer.get("class", "HostedAgent")))
         hooks = answer.get("hooks")
         self._hooks = set(hooks) if isinstance(hooks, list) else {
             "set_rng", "register_initial_state", "final"}
@@ -363,11 +414,13 @@ def trusted(name: str, role: str, settings: Mapping[str, Any]) -> bool:
     return not names_code(evaluation)
 
 
-def resolve_in_host(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, str, list[Path]]:
+def resolve_in_host(spec: AgentSpec, role: str, index: int,
+                    load_seconds: float = LOAD_SECONDS) -> tuple[AgentSpec, str, list[Path]]:
     """`pacman.experiments.grid.canonical_agent` of an agent of the user's, run in an agent
     host of its own (so the process that asks never imports the agent's code): the canonical
     spec, the agent's description and its code files. The errors are the ones the same call
-    raises in this process (`RegistryError`, `BatchError`, one line each)."""
+    raises in this process (`RegistryError`, `BatchError`, one line each), and BatchError if
+    it takes longer than `load_seconds` or its process dies."""
     from pacman import errors
     from pacman.hosting.isolation import Child, ChildDied, Limits
     from pacman.task import AgentSpec
@@ -375,7 +428,7 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, 
     child = Child(WORKER, Limits(), private=True)
     try:
         child.send({"resolve": {"agent": spec.to_json(), "role": role, "index": index}})
-        answer = child.receive(BUILD_SECONDS)
+        answer = child.receive(load_seconds)
     except ChildDied as died:
         raise errors.BatchError(f"cannot build {role} agent {spec.name}: its process died "
                                 f"({died.reason})") from None
@@ -383,8 +436,7 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int) -> tuple[AgentSpec, 
         child.kill()
         child.close()
     if answer is None:
-        raise errors.BatchError(f"cannot build {role} agent {spec.name}: over "
-                                f"{BUILD_SECONDS:g}s")
+        raise errors.BatchError(f"{role} agent {load_timeout(spec.name, load_seconds)}")
     error = answer.get("error")
     if isinstance(error, dict) or not isinstance(answer.get("resolved"), dict):
         error = error if isinstance(error, dict) else {"type": "", "text": repr(answer)[:200]}

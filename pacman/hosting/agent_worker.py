@@ -142,9 +142,9 @@ def _build(request: dict[str, Any]) -> tuple[Any, Any, dict[str, Any]]:
              if callable(getattr(agent, hook, None))]
     try:  # a description that fails is the game's business (a crash), not the build's
         return agent, origin, {"built": describe(agent), "hooks": hooks}
-    except BaseException as error:
+    except BaseException as error:  # (the referee records the class's name instead)
         return agent, origin, {"built": None, "describe_error": _error(error)["error"],
-                               "hooks": hooks}
+                               "hooks": hooks, "class": type(agent).__name__}
 
 
 #: an action's answer line after its node count, by the action's name (a `Direction` finds

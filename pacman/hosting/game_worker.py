@@ -2,8 +2,10 @@
 move.
 
 Each request is a game description (`pacman.task.GameSpec` as JSON: the layout's text, the
-agents by name with their settings, the seed, the move cap and the time limits) and where the
-user's agents run (`isolation`, as `build_agents` takes it). The agents
+agents by name with their settings, the seed, the move cap and the time limits), where the
+user's agents run (`isolation`, as `build_agents` takes it) and how long loading their code may
+take (`load_seconds`); a request with `check` only builds the agents and answers `built` (or the
+error), so the parent learns that they load without running their code itself. The agents
 are built here and the game runs with `run_game` (whose soft limits interrupt a slow move);
 every move is sent to the parent as it is made, and the record when the game ends. The parent
 holds the hard limits: it stops this process when a move or the game runs over and nothing
@@ -39,15 +41,25 @@ class _Stream:
 
 
 def _play(request: dict[str, Any], channel: Channel) -> None:
-    from pacman.errors import RegistryError
+    from pacman.errors import PacmanError
     from pacman.hosting.local import build_agents, play_built
     from pacman.task import GameSpec
 
+    seconds = request.get("load_seconds")
     try:
         spec = GameSpec.from_json(request["game"])
-        pacman, ghosts = build_agents(spec, str(request.get("isolation", "process")))
-    except (LayoutError, RegistryError, ValueError) as error:
+        pacman, ghosts = build_agents(spec, str(request.get("isolation", "process")),
+                                      float(seconds) if seconds is not None else None)
+    except (LayoutError, PacmanError, ValueError) as error:
         channel.send({"event": "error", "message": str(error)})
+        return
+    if request.get("check"):  # built, as the games will build them: no game yet
+        from pacman.hosting.agent_host import HostedAgent
+
+        for agent in (pacman, *ghosts):
+            if isinstance(agent, HostedAgent):  # its host is kept, idle, for the first game
+                agent.release()
+        channel.send({"event": "built"})
         return
     record = play_built(spec, pacman, ghosts, display=_Stream(channel))
     channel.send({"event": "record", "record": record.to_dict()})

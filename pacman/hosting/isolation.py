@@ -7,7 +7,11 @@ returns None when one passes, and `kill` ends the whole process group. A child t
 crashes or is killed shows up as `ChildDied` with a readable reason (exit code, or the signal).
 
 Inside the child, `child_setup()` applies the memory cap, moves stdout/stderr onto the capture
-pipe, and starts a watchdog that ends the child when its parent dies.
+pipe, and starts a watchdog that ends the child when its parent dies. On Linux the kernel ends it
+too (`PR_SET_PDEATHSIG`, asked for between the fork and the exec): the watchdog is a Python
+thread, which agent code that holds the interpreter's lock (a loop in C at import) never lets
+run. A process that agent code forks in the child never speaks on the channel (its first
+attempt ends it: the game stays the original process's) and dies with the child.
 
 With `Child(..., private=True)` the child also gets process namespaces of its own where Linux
 allows it (`unshare --pid --mount-proc`, as root or in a user namespace; `private_processes()`
@@ -38,7 +42,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 __all__ = ["Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
-           "follow_cpu", "import_path", "private_processes", "share_cpu", "unshare_cpu"]
+           "die_with_parent", "follow_cpu", "import_path", "private_processes", "share_cpu",
+           "unshare_cpu"]
 
 _MEMORY_ENV = "PACMAN_CHILD_MEMORY_MB"
 _PARENT_ENV = "PACMAN_CHILD_PARENT"
@@ -175,7 +180,8 @@ class Child:
                 [*prefix, *_hiding(hide if prefix else ()), sys.executable, "-c", _BOOTSTRAP,
                  module], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
-                start_new_session=True, pass_fds=(lifeline_read,) if prefix else ())
+                start_new_session=True, pass_fds=(lifeline_read,) if prefix else (),
+                preexec_fn=_death_pact())
         finally:
             os.close(output_write)
             if prefix:
@@ -272,6 +278,12 @@ class Channel:
         self._reader, self._writer = reader, writer
         self._lock = threading.Lock()
 
+    def mute(self) -> None:
+        """In a process that agent code forked: the channel is the original process's, so
+        reading or writing it ends this one (its copy of the game is no game)."""
+        muted: Any = _Muted()
+        self._reader = self._writer = muted
+
     def receive(self) -> dict[str, Any] | None:
         """The next request, or None when the parent closed the channel."""
         line = self._reader.readline()
@@ -329,10 +341,72 @@ def child_setup() -> Channel:
     from pacman.interrupts import mark_user_interrupts
 
     mark_user_interrupts()  # so a KeyboardInterrupt here is always the agent's own
-    return Channel(reader, writer)
+    channel = Channel(reader, writer)
+    forking: list[int] = [0]  # the pid of the process that forks, noted just before
+
+    def forked() -> None:
+        channel.mute()
+        die_with_parent(forking[0])
+
+    os.register_at_fork(before=lambda: forking.__setitem__(0, os.getpid()),
+                        after_in_child=forked)
+    return channel
 
 
 _hard_exit = os._exit  # kept: agent code may find os._exit replaced while it runs
+
+
+class _Muted:
+    """A forked copy's channel: any use ends the copy, quietly (nothing of it is flushed)."""
+
+    def __getattr__(self, name: str) -> Any:
+        _hard_exit(70)
+
+
+#: Linux's prctl option that asks for a signal when the parent (thread) ends
+_PR_SET_PDEATHSIG = 1
+
+
+@functools.lru_cache(maxsize=1)
+def _prctl() -> Callable[..., int] | None:
+    """The C library's `prctl` (Linux), or None elsewhere. Looked up before any fork: a
+    forked child must not load libraries."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        function: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):
+        return None
+    return function
+
+
+def die_with_parent(parent: int) -> bool:
+    """Ask the kernel to SIGKILL this process when the thread that forked it ends (Linux's
+    `PR_SET_PDEATHSIG`), and exit at once if `parent` is already gone (re-parented before the
+    request took). True if the kernel took the request.
+
+    The signal comes when the forking *thread* ends, not its process: ask for it only in a
+    process forked by a thread that lives as long as its process (the main thread)."""
+    prctl = _prctl()
+    if prctl is None or prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+        return False
+    if os.getppid() != parent:
+        _hard_exit(70)
+    return True
+
+
+def _death_pact() -> Callable[[], object] | None:
+    """What a child runs between its fork and its exec so that it dies with this process:
+    `die_with_parent` (inherited through the exec; with `private`, by the `unshare` process,
+    which takes its own child down with it). None where it cannot hold: not Linux, or this
+    thread is not the main one (the signal would come when this thread ends, and a host kept
+    idle for the next game would die with the thread that started it)."""
+    if _prctl() is None or threading.current_thread() is not threading.main_thread():
+        return None
+    parent = os.getpid()
+    return functools.partial(die_with_parent, parent)
 
 
 def _follow_lifeline(fd: int) -> None:

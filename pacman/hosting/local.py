@@ -11,6 +11,9 @@ wherever it is played.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pacman.agents.registry import make_agent
@@ -18,16 +21,45 @@ from pacman.display.protocol import Display
 from pacman.errors import RegistryError
 from pacman.game import run_game
 from pacman.hosting import ISOLATIONS
-from pacman.hosting.agent_host import HostedAgent, trusted
+from pacman.hosting.agent_host import HostedAgent, load_limit, load_timeout, trusted
 from pacman.record import GameRecord
 from pacman.task import AgentSpec, GameSpec
 
-__all__ = ["build_agents", "play", "play_built"]
+__all__ = ["build_agents", "loading", "play", "play_built"]
 
 
+@contextmanager
+def loading(name: str, seconds: float) -> Iterator[None]:
+    """Load agent code in this process (`--isolation none`) within `seconds`, with `os._exit`
+    refused (`guard_process_exit`): RegistryError (one line) for code that takes longer or
+    exits. The limit is soft, an interrupt in the main thread, as every limit in the
+    referee's own process: a loop in C code is not stopped (an agent host's limit is hard).
+
+    Args:
+        name: the agent, for the message.
+        seconds: the limit.
+
+    Raises:
+        RegistryError: the code took longer than `seconds`.
+    """
+    from pacman.limits import MoveTimeLimit, MoveTimer, guard_process_exit
+
+    started = time.monotonic()
+    try:
+        with guard_process_exit(), MoveTimer() as timer:
+            timer.arm(seconds)
+            try:
+                yield
+            finally:
+                timer.disarm()
+    except (Exception, MoveTimeLimit):
+        if time.monotonic() - started >= seconds:  # the interrupt, whatever caught it
+            raise RegistryError(load_timeout(name, seconds)) from None
+        raise
 
 
-def build_agents(spec: GameSpec, isolation: str = "process") -> tuple[Any, list[Any]]:
+def build_agents(spec: GameSpec, isolation: str = "process",
+                 load_seconds: float | None = None) -> tuple[Any, list[Any]]:
     """The Pacman and the ghosts of `spec`, built by name with their settings.
 
     Args:
@@ -36,22 +68,29 @@ def build_agents(spec: GameSpec, isolation: str = "process") -> tuple[Any, list[
             module, a CS188 student's class, or a built-in one with an `evaluation` of the
             user's code) plays from an agent host (`pacman.hosting.agent_host`), and this
             process never imports its code; `none`: every agent is built here.
+        load_seconds: how long loading each agent of the user's may take (None:
+            `load_limit` of the game's time limit); with `none`, a soft limit (`loading`).
 
     Returns:
         The Pacman agent and the ghost agents, in agent order.
 
     Raises:
-        RegistryError: a name or a setting that cannot be used (one line).
+        RegistryError: a name or a setting that cannot be used, or an agent of the user's
+            that takes longer to load or dies while it loads (one line).
     """
     if isolation not in ISOLATIONS:
         raise RegistryError(f"unknown isolation {isolation!r} (choose process or none)")
+    seconds = load_limit(spec.game_time_limit) if load_seconds is None else load_seconds
 
     def build(agent: AgentSpec, role: str, index: int) -> Any:
         settings = agent.settings_dict()
-        if isolation == "process" and not trusted(agent.name, role, settings):
+        if trusted(agent.name, role, settings):
+            return make_agent(agent.name, role, settings, index=index)
+        if isolation == "process":
             return HostedAgent(agent.name, role, settings, index, spec.layout,
-                               spec.num_ghosts)
-        return make_agent(agent.name, role, settings, index=index)
+                               spec.num_ghosts, load_seconds=seconds)
+        with loading(agent.name, seconds):
+            return make_agent(agent.name, role, settings, index=index)
 
     pacman = build(spec.pacman, "pacman", 0)
     ghosts = [build(ghost, "ghost", number) for number, ghost in enumerate(spec.ghosts, 1)]

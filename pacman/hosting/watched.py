@@ -7,7 +7,12 @@ clock. The child's own soft limits normally end a late move as `timeout` by them
 they cannot (an agent that catches every exception, loops in C code, or sleeps past a signal)
 the child is killed, the game is recorded as `timeout` with the moves made so far, and a fresh
 child plays the next game. A child that dies (`os._exit`, a crash in C code, the memory cap)
-records the game as the `crash` of the agent whose move it was.
+records the game as the `crash` of the agent whose move it was, and so does a child that sends
+what the game cannot follow (a move out of turn or against the rules, a broken record: agent
+code writing on the channel).
+
+`check(spec)` has the child build a game's agents before any game (a bad name, or code that
+does not load within `load_limit`, is one line): the command's own process never runs them.
 
 Measured with `python scripts/bench_limits.py`: the child costs one process start per
 `WatchedGames` (about 0.2-0.3 s) and a message per move.
@@ -20,6 +25,7 @@ from typing import Any
 
 from pacman.display.protocol import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.errors import AgentSetupError
+from pacman.hosting.agent_host import load_limit, load_timeout, trusted
 from pacman.hosting.isolation import Child, ChildDied, Limits
 from pacman.record import GameRecord, Outcome
 from pacman.state import GameState
@@ -33,6 +39,12 @@ WORKER = "pacman.hosting.game_worker"
 #: how long past its limit a move or a game may run before its process is stopped: the
 #: child's own interrupt comes first, this is for code that ignores it
 GRACE = 1.0
+#: how long the child may take to start (Python and this package's imports) on a busy machine
+START_SECONDS = 10.0
+
+
+class _Garbled(Exception):
+    """The child sent something the game cannot follow."""
 
 
 class WatchedGames:
@@ -66,6 +78,40 @@ class WatchedGames:
             self._child = None
         return output
 
+    def check(self, spec: GameSpec) -> None:
+        """Build the agents of `spec` in the child, as its games will, and keep the child for
+        them: this process runs none of their code.
+
+        Args:
+            spec: the game (its time limit sets the limit on loading, `load_limit`).
+
+        Raises:
+            AgentSetupError: an agent that cannot be built, that takes longer than the limit
+                to load, or whose loading ends the child (one line naming it).
+        """
+        seconds = load_limit(spec.game_time_limit)
+        agents = [(agent, role) for agent, role in (
+            (spec.pacman, "pacman"), *((ghost, "ghost") for ghost in spec.ghosts))
+            if not trusted(agent.name, role, agent.settings_dict())]
+        names = ", ".join(dict.fromkeys(agent.name for agent, _ in agents)) or "the agents"
+        child = self._start()
+        try:
+            child.send({"game": spec.to_json(), "isolation": self.isolation, "check": True,
+                        "load_seconds": seconds})
+            # each of the user's agents may take the limit (a host's own is the same), and the
+            # child must start first
+            message = child.receive(seconds * max(1, len(agents)) + GRACE + START_SECONDS)
+        except ChildDied as died:
+            self._stop()
+            raise AgentSetupError(f"{names} could not be loaded: its process died "
+                                  f"({died.reason})") from None
+        if message is None:
+            self._stop()
+            raise AgentSetupError(load_timeout(names, seconds))
+        if message.get("event") != "built":
+            self._stop()
+            raise AgentSetupError(str(message.get("message", "the agents failed to load")))
+
     def play(self, spec: GameSpec, display: Display | None = None) -> GameRecord:
         """Play one game; raises AgentSetupError if its agents cannot be built, and lets the
         display's GameRestart through (the caller plays the game again)."""
@@ -73,11 +119,15 @@ class WatchedGames:
         child = self._start()
         mirror = _Mirror(spec, display)
         try:
-            child.send({"game": spec.to_json(), "isolation": self.isolation})
+            child.send({"game": spec.to_json(), "isolation": self.isolation,
+                        "load_seconds": load_limit(spec.game_time_limit)})
             return self._follow(child, spec, mirror)
         except ChildDied as died:
             self._stop()
             return mirror.ended(Outcome.CRASH, f"the agents' process died ({died.reason})")
+        except _Garbled as garbled:
+            self._stop()
+            return mirror.ended(Outcome.CRASH, f"the agents' process sent {garbled}")
         except GameStopped:
             self._stop()
             return mirror.ended(Outcome.STOPPED, None)
@@ -114,11 +164,16 @@ class WatchedGames:
                 if per_move is not None:
                     move_deadline = time.monotonic() + per_move
             elif event == "record":
-                record = GameRecord.from_dict(message["record"])
+                try:
+                    record = GameRecord.from_dict(message["record"])
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    raise _Garbled("a record that cannot be read") from None
                 mirror.display.finish(mirror.state, record)
                 return record
             elif event == "error":
                 raise AgentSetupError(str(message.get("message", "the agents failed")))
+            else:
+                raise _Garbled(f"a message the game does not know ({str(event)[:40]!r})")
 
 
 class _Mirror:
@@ -135,14 +190,26 @@ class _Mirror:
         self.turn = 0
 
     def start(self, message: dict[str, Any]) -> None:
-        self.names = tuple(str(n) for n in message.get("names", self.names))
+        names = message.get("names", self.names)
+        if not isinstance(names, (list, tuple)) or len(names) != len(self.names):
+            raise _Garbled("agent names that do not fit the game")
+        self.names = tuple(str(n)[:200] for n in names)
         self.display.start(self.state, self.names)
 
     def move(self, message: dict[str, Any]) -> None:
-        agent, action = int(message["agent"]), str(message["action"])
-        self.state = self.state.successor(agent, action)
-        self.actions.append(action)
-        seconds = float(message.get("seconds", 0.0))
+        """Apply a move the child made; _Garbled if it is out of turn or not a legal move
+        (the child's game would not be this one)."""
+        agent, action = message.get("agent"), message.get("action")
+        if type(agent) is not int or agent != self.turn or self.state.is_terminal() or (
+                action not in self.state.legal_actions(agent)):
+            raise _Garbled(f"a move the game does not allow (agent {str(agent)[:20]}, "
+                           f"{str(action)[:20]})")
+        try:
+            seconds = float(message.get("seconds", 0.0))
+        except (TypeError, ValueError):
+            raise _Garbled("a move without a readable time") from None
+        self.state = self.state.successor(agent, str(action))
+        self.actions.append(str(action))
         nodes = message.get("nodes")
         if agent == 0:
             self.pacman_moves += 1

@@ -147,19 +147,29 @@ def write_to_fifo(fifo: Path, text: str, process: subprocess.Popen[str]) -> None
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.2, 0.5, 1.0, 2.0])
 def test_ctrl_c_at_any_moment_is_one_line_and_the_store_stays_whole(
         delay: float, agents_folder: Path) -> None:
-    # The experiment file is a FIFO: the batch blocks reading it, so the delay counts from
-    # the moment `pacman batch` runs, whatever the machine's load; then the Ctrl-C lands in
-    # reading the grid, resolving agents, opening the store, starting the workers (whose
-    # start-up must not print), playing or storing games.
-    fifo = agents_folder / "grid.json"
+    # The process waits on a FIFO before it runs `pacman batch` (an experiment file must be
+    # a regular file, so the gate is in front of the command), so the delay counts from the
+    # moment the command starts, whatever the machine's load; then the Ctrl-C lands in
+    # importing, reading the grid, resolving agents, opening the store, starting the workers
+    # (whose start-up must not print), playing or storing games.
+    fifo = agents_folder / "gate"
     os.mkfifo(fifo)
     db = agents_folder / "r.db"
-    command = batch_command(db, str(fifo), "-j", "2")
+    grid_file = agents_folder / "grid.json"
     grid = {"pacman": ["test_agents:Slow"], "layouts": ["smallClassic"], "games": 30,
             "max_moves": 20}
+    grid_file.write_text(json.dumps(grid))
+    arguments = batch_command(db, str(grid_file), "-j", "2")[3:]
+    # (a Ctrl-C at the gate is what `python -m pacman` makes of one while it loads; `-m` in
+    # argv[0] while the package loads, as `python -m pacman` has it)
+    command = [sys.executable, "-c",
+               "import os, signal, sys, runpy; signal.signal(signal.SIGINT, lambda *_: ("
+               "os.write(2, b'pacman: interrupted\\n'), os._exit(130))); "
+               f"open({str(fifo)!r}, 'rb').read(); sys.argv = ['-m', *{arguments!r}]; "
+               "runpy.run_module('pacman', run_name='__main__')"]
     batch = subprocess.Popen(command, env=environment(agents_folder), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, start_new_session=True)
-    write_to_fifo(fifo, json.dumps(grid), batch)
+    write_to_fifo(fifo, "go", batch)
     time.sleep(delay)
     os.killpg(batch.pid, signal.SIGINT)  # as the terminal does: the batch and its workers
     _out, err = batch.communicate(timeout=60)

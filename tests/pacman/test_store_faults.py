@@ -226,9 +226,12 @@ def test_a_hand_edited_row_of_the_wrong_type_is_one_clear_line(
 
 def test_a_damaged_record_is_a_store_error(tmp_path: Path) -> None:
     path = a_store(tmp_path / "r.db")
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE games SET record = '[1, 2' WHERE game_index = 0")
-        db.execute("UPDATE games SET record = '{\"layout\": 1}' WHERE game_index = 1")
+    with sqlite3.connect(path) as db:  # (a record that is not JSON is refused on opening:
+        # tests/pacman/test_reliability2_store.py; these agree with their rows)
+        db.execute("UPDATE games SET record = json_remove(record, '$.actions') "
+                   "WHERE game_index = 0")
+        db.execute("UPDATE games SET record = json_set(record, '$.layout', json('[1]'), "
+                   "'$.agents', 5) WHERE game_index = 1")
     with open_results(path) as store:
         games = store.games()  # the tables do not need the records
     for game in games[:2]:
