@@ -301,7 +301,8 @@ def test_an_interrupted_batch_resumes_without_losing_or_repeating_games(tmp_path
     (["batch", "-a", "depth=2"], "-a/--agent-args applies to -p agents"),
     (["batch", "-l", "testClassic"], "no Pacman agent"),
     (["batch", "-p", "random", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs"),
-    (["batch", "missing.toml", "-p", "random"], "experiment file missing.toml: cannot read: no such file"),
+    (["batch", "missing.toml", "-p", "random"],
+     "experiment file missing.toml: cannot read: no such file"),
     (["table", "no/such/results.db"], "no results file no/such/results.db"),
     (["plot", "no/such/results.db"], "no results file no/such/results.db"),
 ])
