@@ -181,11 +181,25 @@ def _settings_grid(text: str | None) -> list[dict[str, Setting]]:
     return [dict(zip(keys, combination)) for combination in itertools.product(*choices)]
 
 
+def _resolve_limited(name: str, role: str, agents_file: str | None,
+                     game_time_limit: float | None) -> str:
+    """`resolve_name`; an `--agents FILE` is imported here, in the batch's own process, so
+    within the load limit (`load_limit`; soft, as `play --agents`)."""
+    from pacman.agents.registry import resolve_name
+
+    if not agents_file:
+        return resolve_name(name, role, agents_file)
+    from pacman.hosting.agent_host import load_limit
+    from pacman.hosting.local import loading
+
+    with loading(agents_file, load_limit(game_time_limit)):
+        return resolve_name(name, role, agents_file)
+
+
 def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str,
-                 agents_file: str | None) -> list[AgentSpec]:
+                 agents_file: str | None, game_time_limit: float | None) -> list[AgentSpec]:
     """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets; with an agents
     file, a plain name of one of its classes names that class."""
-    from pacman.agents.registry import resolve_name
     from pacman.task import AgentSpec
 
     texts: Sequence[str | None] = shared or [None]
@@ -196,7 +210,7 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
         if not name.strip():
             raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
         sets = _settings_grid(inline) if at else shared_sets
-        resolved = resolve_name(name.strip(), role, agents_file)
+        resolved = _resolve_limited(name.strip(), role, agents_file, game_time_limit)
         specs.extend(AgentSpec.of(resolved, settings) for settings in sets)
     return specs
 
@@ -295,13 +309,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("-a/--agent-args applies to -p agents: give -p too")
     if args.ghost_args and not args.ghosts:
         args.ghosts = ["RandomGhost"]
-    pacman = (_agent_specs(args.pacman, args.agent_args, "pacman", args.agents)
+    pacman = (_agent_specs(args.pacman, args.agent_args, "pacman", args.agents,
+                            args.game_time_limit)
               if args.pacman
               else list(experiment.pacman))
     if not pacman:
         raise UsageError("no Pacman agent: give -p AGENT, or an experiment file with "
                          "'pacman'")
-    ghosts = (_agent_specs(args.ghosts, args.ghost_args, "ghost", args.agents)
+    ghosts = (_agent_specs(args.ghosts, args.ghost_args, "ghost", args.agents,
+                            args.game_time_limit)
               if args.ghosts
               else list(experiment.ghosts) or [AgentSpec("RandomGhost")])
     if args.backend != "dask":

@@ -217,13 +217,17 @@ def test_an_agent_that_loops_at_import_is_one_line_after_the_load_limit(
     assert not (folder / "r.db").exists()
 
 
-def test_an_agents_file_that_loops_at_import_is_one_line_in_play(
-        folder: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """`--agents FILE` is imported by `play` itself to read its class names: a soft limit."""
+@pytest.mark.parametrize("which", ["play", "batch"])
+def test_an_agents_file_that_loops_at_import_is_one_line(
+        folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        which: str) -> None:
+    """`--agents FILE` is imported by `play` and `batch` themselves to read its class names:
+    a soft limit."""
     monkeypatch.setattr(agent_host, "LOAD_SECONDS_MIN", 1.0)
-    code = main(["play", "--agents", "loops.py", "-p", "Loop", "-l", "testClassic", "-q",
-                 "--timeout", "1", "--game-timeout", "2"])
+    limits = (["-q", "--timeout", "1"] if which == "play" else
+              ["--move-timeout", "1", "-o", str(folder / "r.db")])
+    code = main([which, "--agents", "loops.py", "-p", "Loop", "-l", "testClassic",
+                 "--game-timeout", "2", *limits])
     out, err = capsys.readouterr()
     assert code == 2, out + err
     assert one_error_line(err) == (
