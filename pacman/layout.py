@@ -13,11 +13,14 @@ through `parse_layout`, so the same limits apply.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacman.errors import LayoutError
+from pacman.files import LIMITS, read_bytes
 
 Position = tuple[int, int]
 
@@ -34,7 +37,7 @@ MAX_CELLS = 160_000
 #: the most free (non-wall) cells (e.g. a 150 x 150 open room)
 MAX_FREE_CELLS = 25_000
 #: the largest layout file read, in bytes (a full-size board with generous indentation)
-MAX_FILE_BYTES = 8 * 2**20
+MAX_FILE_BYTES = LIMITS["layout"]
 
 
 @dataclass(frozen=True)
@@ -228,11 +231,25 @@ def transformed(layout: Layout, symmetry: str) -> Layout:
     return parse_layout("\n".join(rows) + "\n", f"{layout.name}@{symmetry}")
 
 
+def _found(path: str | Path) -> str:
+    """What is at `path`, without following more than the system does: "file", "folder",
+    "missing" (nothing, or a name no file can have), or "other" (a device or FIFO, or a path
+    that cannot be looked at: a folder on the way that cannot be entered, a loop of links).
+    Never raises: `Path.exists()` and `is_file()` raise PermissionError in such a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL byte
+        return "missing"
+    except OSError:
+        return "other"
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
 def layout_reference(name_or_path: str) -> str:
     """How a store names a layout, the same from any folder: a shipped name as it is, a file
     by its absolute path; either with its symmetry (`NAME@SYMMETRY`)."""
     base, at, symmetry = name_or_path.rpartition("@")
-    if at and symmetry in SYMMETRIES and symmetry and not Path(name_or_path).exists():
+    if at and symmetry in SYMMETRIES and symmetry and _found(name_or_path) == "missing":
         return f"{layout_reference(base)}@{symmetry}"
     if name_or_path in shipped_layouts():
         return name_or_path
@@ -241,38 +258,54 @@ def layout_reference(name_or_path: str) -> str:
 
 def load_layout(name_or_path: str | Path) -> Layout:
     """Load a layout by shipped name (`mediumClassic`) or by file path; `NAME@SYMMETRY` is the
-    layout under one of the `SYMMETRIES` (`assumptions@flip-rot90`)."""
+    layout under one of the `SYMMETRIES` (`assumptions@flip-rot90`).
+
+    A path that names something (or ends in `.lay`) is read as the layout file, with
+    `pacman.files`: a file that cannot be read (permission denied, also on a folder on the
+    way; a loop of links), that is not a regular file or that is over `MAX_FILE_BYTES` is a
+    one-line `LayoutError` naming it, never an `OSError`. Otherwise the name is a shipped
+    layout's, or a `LayoutError` listing them.
+    """
     text = str(name_or_path)
     base, at, symmetry = text.rpartition("@")
-    if at and symmetry in SYMMETRIES and symmetry and not Path(text).exists():
+    if at and symmetry in SYMMETRIES and symmetry and _found(text) == "missing":
         return transformed(load_layout(base), symmetry)
     path = Path(name_or_path)
-    candidates = [path] if path.suffix == ".lay" or path.exists() else []
-    candidates += [LAYOUT_DIR / f"{name_or_path}.lay", LAYOUT_DIR / f"{name_or_path}"]
-    for candidate in candidates:
-        if candidate.is_file():
-            try:
-                size = candidate.stat().st_size
-                if size > MAX_FILE_BYTES:
-                    raise LayoutError(str(candidate), f"layout too large: a {size:,}-byte file "
-                                      f"(the limit is {MAX_FILE_BYTES:,} bytes)")
-                data = candidate.read_bytes()
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise LayoutError(str(candidate), "not a text layout file (not UTF-8)") from None
-            except OSError as error:
-                raise LayoutError(str(candidate), f"cannot read: {error.strerror}") from None
-            return parse_layout(text, candidate.stem, source=str(candidate))
+    found = _found(path)
+    if found in ("file", "other") or (found == "folder" and path.suffix == ".lay"):
+        return _read_layout(path)
+    for candidate in (LAYOUT_DIR / f"{text}.lay", LAYOUT_DIR / text):
+        if _found(candidate) == "file":
+            return _read_layout(candidate)
     known = ", ".join(shipped_layouts())
-    raise LayoutError(str(name_or_path), f"no such layout (shipped layouts: {known})")
+    raise LayoutError(text, f"no such layout (shipped layouts: {known})")
 
 
-def list_layouts(folder: str | Path = LAYOUT_DIR) -> tuple[list[Layout], list[tuple[Path, str]]]:
-    """The layouts of a folder's `*.lay` files, sorted by name, and separately the files that
-    cannot be loaded with their one-line error: one bad file does not hide the others."""
+def _read_layout(path: Path) -> Layout:
+    """The layout of the file at `path`; every problem is a `LayoutError` naming it."""
+    name = str(path)
+
+    def error(message: str) -> LayoutError:
+        return LayoutError(name, message.removeprefix(f"{name}: "))
+
+    data = read_bytes(path, "layout", error)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LayoutError(name, "not a text layout file (not UTF-8)") from None
+    return parse_layout(text, path.stem, source=name)
+
+
+def list_layouts(folder: str | Path | None = None
+                 ) -> tuple[list[Layout], list[tuple[Path, str]]]:
+    """The layouts of a folder's `*.lay` files (default: the shipped ones), sorted by name,
+    and separately the files that cannot be loaded with their one-line error: one bad file
+    (unreadable, in a folder that cannot be entered, a loop of links) does not hide the
+    others. A folder that cannot be listed has no layouts."""
     layouts: list[Layout] = []
     bad: list[tuple[Path, str]] = []
-    for path in sorted(Path(folder).glob("*.lay"), key=lambda p: (p.stem, p.name)):
+    where = LAYOUT_DIR if folder is None else Path(folder)
+    for path in sorted(where.glob("*.lay"), key=lambda p: (p.stem, p.name)):
         try:
             layouts.append(load_layout(path))
         except LayoutError as error:

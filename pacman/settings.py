@@ -40,7 +40,8 @@ def parse_settings(text: str | None) -> dict[str, Any]:
 
 
 def typed(value: str) -> Any:
-    """A setting's text as a bool, None, int or float when it reads as one, else the text."""
+    """A setting's text as a bool, None, int or float when it reads as one (a number only in
+    plain ASCII decimal, without `_`), else the text."""
     lowered = value.lower()
     if lowered in ("true", "yes", "on"):
         return True
@@ -48,6 +49,11 @@ def typed(value: str) -> Any:
         return False
     if lowered == "none":
         return None
+    if not value.isascii() or "_" in value:
+        # a number is plain ASCII decimal: int() and float() would also read `depth=٣` as 3
+        # and `depth=1_0` as 10, which is rarely what was meant; such a value stays text,
+        # and the setting's check refuses it
+        return value
     for kind in (int, float):
         try:
             return kind(value)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pacman import GameState
+from pacman.files import read_text
 from pacman.rules import GHOST_POINTS, LOSE_POINTS, WIN_POINTS
 
 EvaluationFunction = Callable[[GameState], float]
@@ -302,9 +303,12 @@ def parse_weights(spec: str) -> WeightedEvaluation:
         if not sep or not name:
             raise ValueError(f"bad evaluation term {item!r}: write feature:weight, e.g. food:-1.5")
         try:
+            if not value.isascii() or "_" in value:  # float() reads `1_0` as 10, `٣` as 3
+                raise ValueError(value)
             number = float(value)
         except ValueError:
-            raise ValueError(f"bad weight {value!r} for {name!r} in evaluation {spec!r}") from None
+            raise ValueError(f"bad weight {value!r} for {name!r} in evaluation {spec!r} "
+                             "(a weight is a plain decimal number)") from None
         if not math.isfinite(number):
             raise ValueError(f"the weight of {name!r} must be a finite number, got {value!r}")
         target = settings if name in SETTINGS else weights
@@ -329,18 +333,13 @@ def read_weights(path: str | Path, name: str = "") -> tuple[WeightedEvaluation, 
 
     The file is JSON: `{"format": 1, "features": {"score": 1.0, ...}, "radius": 3,
     "win": 1e6, "loss": -1e6, "learned": {...}}`; `radius`, `win`, `loss` and `learned` may be
-    left out. Anything else is a one-line ValueError naming the file.
+    left out. Anything else is a one-line ValueError naming the file, and so is a file that
+    is not a regular file or is larger than `pacman.files.LIMITS["weights"]` (16 MB).
     """
     where = f"weights file {str(path)!r}"
     if not str(path).strip():
         raise ValueError("@ needs a weights file: write evaluation=@path/to/weights.json")
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"{where} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise ValueError(f"cannot read {where}: {reason}") from None
+    text = read_text(path, "weights", lambda message: _weights_file_error(where, path, message))
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except ValueError as error:
@@ -380,6 +379,14 @@ def read_weights(path: str | Path, name: str = "") -> tuple[WeightedEvaluation, 
     evaluation = WeightedEvaluation(weights, radius=int(radius), win=settings["win"],
                                     loss=settings["loss"], name=name)
     return evaluation, learned
+
+
+def _weights_file_error(where: str, path: str | Path, message: str) -> ValueError:
+    """`pacman.files`' one line about a weights file, worded as the other weights errors."""
+    reason = message.removeprefix(f"{path}: ")
+    if reason == "cannot read: no such file":
+        return ValueError(f"{where} does not exist")
+    return ValueError(f"{where}: {reason}")
 
 
 def load_weights(path: str | Path, name: str = "") -> WeightedEvaluation:

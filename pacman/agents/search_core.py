@@ -29,10 +29,13 @@ __all__ = [
     "Decision", "SearchTrace", "TraceNode", "action_name", "json_number",
     "MAX", "MIN", "CHANCE", "LEAF", "TERMINAL", "STUCK",
     # the root's shared rules
-    "check_root", "RootChoice",
+    "check_root", "RootChoice", "MAX_SEARCH_MOVES",
 ]
 
 _INF = float("inf")
+#: the deepest search, in moves of single agents (depth x agents): each move is a Python call
+#: or two deep, and Python stops a recursion about 1,000 calls deep
+MAX_SEARCH_MOVES = 300
 STOP_ACTION = "Stop"  # the Pacman Stop action (a `Direction` is its string value)
 
 class SearchState(Protocol):
@@ -98,6 +101,12 @@ def check_root(state: SearchState, depth: int, legal: ActionGenerator) -> Sequen
         raise ValueError(f"search depth must be a positive integer (plies), got {depth!r}")
     if state.num_agents < 1:
         raise ValueError(f"a search state needs at least one agent, got {state.num_agents}")
+    if depth * state.num_agents > MAX_SEARCH_MOVES:
+        agents = state.num_agents
+        raise ValueError(f"search depth {depth} with {agents} agents is {depth * agents:,} "
+                         f"moves deep (depth x agents); the deepest search is "
+                         f"{MAX_SEARCH_MOVES} moves (depth {MAX_SEARCH_MOVES // agents} with "
+                         f"{agents} agents)")
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
     actions = legal(state, 0)

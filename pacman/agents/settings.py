@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from pacman.agents.search_core import MAX_SEARCH_MOVES
 from pacman.errors import SettingsError
 
 __all__ = [
@@ -150,16 +151,26 @@ def evaluation_spec(name: str, value: Any) -> str | None:
 
 
 def positive_int(name: str, value: Any) -> str | None:
-    """A search depth of a Pacman agent: a whole number >= 1."""
+    """A search depth of a Pacman agent: a whole number from 1 to `MAX_SEARCH_MOVES`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         return f"{name} must be a positive integer, got {value!r}"
-    return None
+    return _too_deep(name, value)
 
 
 def at_least_one(name: str, value: Any) -> str | None:
-    """A ghost's search depth: a whole number >= 1."""
+    """A ghost's search depth: a whole number from 1 to `MAX_SEARCH_MOVES`."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         return f"{name} must be a whole number >= 1, got {value!r}"
+    return _too_deep(name, value)
+
+
+def _too_deep(name: str, value: int) -> str | None:
+    """A depth no search can reach: even alone, one agent's moves (depth x agents) are capped
+    at `MAX_SEARCH_MOVES` (a deeper recursion would overflow Python's stack); the cap for the
+    agents of a game is the search's own one-line error (`check_root`)."""
+    if value > MAX_SEARCH_MOVES:
+        return (f"{name} must be at most {MAX_SEARCH_MOVES} (the deepest search is "
+                f"{MAX_SEARCH_MOVES} moves, depth x agents), got {value}")
     return None
 
 

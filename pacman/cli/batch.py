@@ -197,7 +197,8 @@ def _resolve_limited(name: str, role: str, agents_file: str | None,
 
 
 def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str,
-                 agents_file: str | None, game_time_limit: float | None) -> list[AgentSpec]:
+                 agents_file: str | None, game_time_limit: float | None = None
+                 ) -> list[AgentSpec]:
     """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets; with an agents
     file, a plain name of one of its classes names that class."""
     from pacman.task import AgentSpec

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar
 
+from pacman.agents.search_core import MAX_SEARCH_MOVES
 from pacman.cli.options import positive_int
 from pacman.errors import UsageError
 
@@ -77,7 +78,8 @@ def add_parser(commands: Commands) -> None:
                               "layout)")
     explain.add_argument("--depth", type=positive_int, default=None,
                          help="search depth in plies of all agents (default: the recorded "
-                              "agent's; 2 for a layout)")
+                              "agent's; 2 for a layout); depth x agents is at most "
+                              f"{MAX_SEARCH_MOVES}")
     explain.add_argument("--evaluation", default=None, metavar="NAME",
                          help="evaluation function, e.g. score or better (default: the "
                               "recorded agent's; better for a layout)")
@@ -327,11 +329,14 @@ def _replay_problem(args: argparse.Namespace) -> Problem[GameState]:
 
         chance = directional_distribution
     evaluate = _evaluation(evaluation)
+    from pacman.cli.replay import printable
+
     return Problem(f"{Path(path).name} move {args.move}", lambda: state, method, depth,
                    evaluate, actions=actions, chance=chance,
-                   context=[f"{Path(path).name}, Pacman's move {args.move} (recorded: "
-                            f"{recorded}) by {description}; searched with {method}, depth "
-                            f"{depth}, evaluation {evaluation}"])
+                   context=[printable(f"{Path(path).name}, Pacman's move {args.move} "
+                                      f"(recorded: {recorded}) by {description}; searched "
+                                      f"with {method}, depth {depth}, evaluation "
+                                      f"{evaluation}")])
 
 
 def _described(description: str) -> dict[str, str]:
@@ -349,4 +354,7 @@ def _described(description: str) -> dict[str, str]:
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text is not None and text.isdigit() and int(text) > 0 else None
+    """A recorded `depth=N`: ASCII digits only (`isdigit` alone takes `٣` as 3)."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 9:
+        return None
+    return int(text) or None

@@ -3,6 +3,10 @@
 `--html FILE.html` also writes the game as one self-contained page (`pacman.web.replay_page`,
 docs/replay-viewer.md), before any window opens; with `-q` nothing else is shown.
 
+Everything printed that comes from the file (the layout's and agents' names, unknown keys, the
+package version) goes through `printable`: a replay cannot send escape sequences to the
+terminal.
+
 Exit codes: 0 the file adds up (fields a replay without a digest cannot prove are listed as
 "not verified"; `--strict` makes them count as failure), 1 a readable file that does not add
 up (every difference is listed), 2 a file that cannot be read as a replay (one line).
@@ -78,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if shown is not None and shown.outcome is Outcome.STOPPED and verdict.outcome \
             is not Outcome.STOPPED:
         print(f"replay stopped after {shown.pacman_moves} of {verdict.pacman_moves} moves")
-    print(f"{replay.layout.name}, seed {record.seed}: {' vs '.join(record.agents)}")
+    print(printable(f"{replay.layout.name}, seed {record.seed}: {' vs '.join(record.agents)}"))
     if verdict.complete:
         print(f"replayed: {verdict.outcome.value}, score {verdict.state.score} after "
               f"{verdict.pacman_moves} Pacman moves")
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"replayed: action {verdict.played + 1} cannot be played; score "
               f"{verdict.state.score} after {verdict.pacman_moves} Pacman moves up to there")
     for line in report(replay, verdict):
-        print(line)
+        print(printable(line))
     if not verdict.matches:
         return 1
     return 1 if args.strict and verdict.unverified else 0
@@ -122,10 +126,14 @@ def _write_html(replay: Replay, verdict: Verdict, path: str) -> None:
 
 
 def _show(replay: Replay, args: argparse.Namespace) -> GameRecord | None:
+    from dataclasses import replace
+
     from pacman.game import run_game
     from pacman.replay import scripted_agents
 
-    record = replay.record
+    # the text display prints the agents' names: shown as printable text
+    record = replace(replay.record, agents=tuple(printable(a) for a in replay.record.agents))
+    replay = replace(replay, record=record)
     display = with_export(make_display(args), args)
     capped = record.pacman_moves if record.outcome is Outcome.CAPPED else None
     while True:
@@ -144,6 +152,15 @@ def _show(replay: Replay, args: argparse.Namespace) -> GameRecord | None:
     return shown
 
 
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: each character that is not printable (an escape
+    sequence's ESC, other control and format characters, a line break) written as its Python
+    escape, e.g. `\\x1b`; letters of any script are kept."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def report(replay: Replay, verdict: Verdict) -> list[str]:
     """The lines saying what was checked how, what was not, and every difference."""
     from pacman.replay import DIGEST_FIELDS, INFORMATIONAL_FIELDS, SIMULATED_FIELDS
@@ -152,12 +169,12 @@ def report(replay: Replay, verdict: Verdict) -> list[str]:
     if verdict.digest == "verified":
         lines.append(f"checked by the digest: {', '.join(DIGEST_FIELDS)}")
     else:
-        if "layout" not in verdict.unverified:
-            lines.append(f"checked against the shipped {replay.record.layout}: layout, "
-                         "layout_text")
         lines.append("no digest to check: the file has none (written before digests, or "
                      "removed)" if verdict.digest == "absent" else
                      "the digest could not be used (see below)")
+    if verdict.shipped_layout is not None:
+        lines.append(f"checked against the shipped layout {verdict.shipped_layout}: layout, "
+                     "layout_text")
     informational = ", ".join(
         f"{name} {replay.package_version}" if name == "package_version"
         and replay.package_version else name for name in INFORMATIONAL_FIELDS)

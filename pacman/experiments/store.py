@@ -482,6 +482,11 @@ class ResultStore:
             raise self._error(error, doing) from None
         except OverflowError as error:  # a Python int beyond SQLite's 64-bit INTEGER
             raise StoreError(f"{self.path}: could not {doing}: {error}") from None
+        except UnicodeDecodeError:  # text SQLite hands over that is not UTF-8: a damaged page
+            raise DamagedStoreError(f"{self.path}: damaged results file (text that is not "
+                                    f"UTF-8); could not {doing}", f"pacman store recover "
+                                    f"{self.path} -o NEW.db copies its intact games into a "
+                                    "new file") from None
 
     @contextmanager
     def _transaction(self, doing: str) -> Iterator[None]:

@@ -1,7 +1,9 @@
 """Reading a replay file strictly: every field's type checked, every problem one line.
 
-`load_replay(path)` reads the file as UTF-8 (a missing or unreadable file is a `ReplayError`)
-and hands its text to `decode_json` and the result to `parse_replay`:
+`load_replay(path)` reads the file as UTF-8 with `pacman.files` (a missing or unreadable file,
+one that is not a regular file, such as a link to `/dev/zero`, or one over
+`pacman.files.LIMITS["replay"]`, 256 MB, is a `ReplayError` before it is read) and hands its
+text to `decode_json` and the result to `parse_replay`:
 
 - `decode_json` is JSON without its loopholes: `NaN` and `Infinity` are refused, a number too
   large for a float (`1e999`) is refused, a whole number of more than 30 digits is refused
@@ -15,7 +17,10 @@ and hands its text to `decode_json` and the result to `parse_replay`:
   `pacman_move_times` and `pacman_traces` (default empty) and `digest` may be left out. A
   missing field or a wrong type is "malformed replay", naming up to five of them; so is an
   unknown outcome, a layout text that is not a layout, more ghosts than the layout has, and a
-  game without agents.
+  game without agents. Each entry of `pacman_traces` is null or a search summary whose every
+  field (`_TRACE_FIELDS`: `method`, `depth`, `action`, `value`, the counts, `root_values`,
+  `principal_variation`) is checked too, so that the window and the replay page can show it;
+  keys a summary has beyond those are left out and listed in `Replay.ignored`.
 
 A value of the right type that the game cannot have written is not an error: a fractional
 number where the game writes whole ones, a seed outside `[-2**64, 2**64)`, a negative
@@ -29,12 +34,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pacman.errors import LayoutError, ReplayError
+from pacman.files import read_text
 from pacman.layout import Layout, parse_layout
 from pacman.record import GameRecord, Outcome
 from pacman.replay.format import DIGEST_FIELDS, FORMAT, FORMAT_VERSION, INFORMATIONAL_FIELDS
@@ -108,13 +114,16 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def load_replay(path: str | Path) -> Replay:
     """Read a replay file; any problem is a one-line `ReplayError`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReplayError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReplayError(f"{path}: cannot read: {error}") from None
+    text = read_text(path, "replay", _file_error)
     return parse_replay(decode_json(text, str(path)), str(path))
+
+
+def _file_error(message: str) -> ReplayError:
+    """`pacman.files`' one line about a replay file (a missing one is just "no such file")."""
+    missing = ": cannot read: no such file"
+    if message.endswith(missing):
+        message = message[:-len(missing)] + ": no such file"
+    return ReplayError(message)
 
 
 def decode_json(text: str, source: str = "<replay>") -> Any:
@@ -149,6 +158,45 @@ def _kind(value: Any) -> str:
 _MISSING = object()  # a required field that is not there (reported once, as missing)
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_value(value: Any) -> bool:
+    """A search value as a trace writes it: a number, or "inf", "-inf" or "nan" as text."""
+    if isinstance(value, str):
+        return value in ("inf", "-inf", "nan")
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_pairs(first: Callable[[Any], bool], second: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        return isinstance(value, list) and all(
+            isinstance(pair, list) and len(pair) == 2 and first(pair[0]) and second(pair[1])
+            for pair in value)
+    return check
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+#: a move's search summary (`SearchTrace.summary()`): each key's check and what it must be
+_TRACE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "method": (_is_text, "text"),
+    "depth": (_is_count, "a whole number >= 0"),
+    "action": (lambda v: v is None or isinstance(v, str), "text or null"),
+    "value": (lambda v: v is None or _is_value(v), 'a number, "inf", "-inf", "nan" or null'),
+    "nodes_generated": (_is_count, "a whole number >= 0"),
+    "evaluations": (_is_count, "a whole number >= 0"),
+    "cuts": (_is_count, "a whole number >= 0"),
+    "pruned": (_is_count, "a whole number >= 0"),
+    "root_values": (_is_pairs(_is_text, _is_value), "a list of [action, value] pairs"),
+    "principal_variation": (_is_pairs(_is_count, _is_text),
+                            "a list of [agent, action] pairs"),
+}
+
+
 class _Reader:
     """Typed access to a replay dict: wrong types are collected (malformed), impossible
     values become `Difference`s."""
@@ -157,6 +205,7 @@ class _Reader:
         self.data = data
         self.malformed: list[str] = []
         self.problems: list[Difference] = []
+        self.unknown_trace_keys: set[str] = set()
 
     def get(self, name: str, default: Any = _MISSING) -> Any:
         if name in self.data:
@@ -203,10 +252,27 @@ class _Reader:
         return float(value)
 
     def trace(self, name: str, value: Any) -> dict[str, Any] | None:
-        if value is None or isinstance(value, dict):
-            return value
-        self.malformed.append(f"{name} is {_kind(value)}, not an object or null")
-        return None
+        """A move's search summary (`SearchTrace.summary()`) or null, every field checked
+        (`_TRACE_FIELDS`), so that what shows it (the window's panel, the replay page) gets
+        the types it draws; keys this version does not know are left out, by name in
+        `unknown_trace_keys`."""
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.malformed.append(f"{name} is {_kind(value)}, not an object or null")
+            return None
+        summary: dict[str, Any] = {}
+        for key, (check, wanted) in _TRACE_FIELDS.items():
+            if key not in value:
+                self.malformed.append(f"{name} has no '{key}'")
+            elif not check(value[key]):
+                kind = _kind(value[key])
+                self.malformed.append(f"{name}.{key} is not {wanted}" if kind == "a list" else
+                                      f"{name}.{key} is {kind}, not {wanted}")
+            else:
+                summary[key] = value[key]
+        self.unknown_trace_keys.update(key for key in value if key not in _TRACE_FIELDS)
+        return summary
 
     def items(self, name: str, value: Any) -> list[Any]:
         if isinstance(value, list):
@@ -286,7 +352,8 @@ def parse_replay(data: Any, source: str = "<replay>") -> Replay:
         ("seed", None), ("agents", None), ("outcome", None), ("score", None),
         ("pacman_moves", None), ("actions", None), ("fault_agent", None), ("fault", None),
         ("pacman_nodes", []))}
-    ignored = tuple(sorted(key for key in data if key not in _KNOWN_KEYS))
+    ignored = tuple(sorted([key for key in data if key not in _KNOWN_KEYS]
+                           + [f"pacman_traces.{key}" for key in read.unknown_trace_keys]))
     return Replay(layout, num_ghosts, record, package_version or "", values, digest,
                   tuple(read.problems), ignored)
 

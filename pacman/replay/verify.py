@@ -9,7 +9,9 @@ replay `pacman.replay.reader` could read. What is checked, and how:
   ended early must fit its kind: `capped` only when Pacman is to move, no fault for `capped`
   and `stopped`, a fault for `crash` and `timeout`), `fault_agent` (the agent whose turn it
   was), `num_ghosts` (one description in `agents` per agent), `pacman_nodes` (one entry per
-  Pacman move), and the layout name: a shipped layout's name must come with that layout's maze.
+  Pacman move), and the layout name: a shipped layout's name (`NAME@SYMMETRY` too) must come
+  with that layout's maze, with or without a digest (a digest is a plain hash whoever writes
+  the file can recompute, so it cannot vouch for a maze that is not the shipped one).
   Every number the game writes is a whole number: a `score` of 1.5 is a difference.
 - **Digest** (replays written since digests exist): each field of `DIGEST_FIELDS` -- `layout`,
   `layout_text`, `num_ghosts`, `seed`, `agents`, `outcome`, `score`, `pacman_moves`, `actions`,
@@ -38,7 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pacman.errors import ReplayError
-from pacman.layout import LAYOUT_DIR, parse_layout, shipped_layouts
+from pacman.layout import (
+    LAYOUT_DIR,
+    SYMMETRIES,
+    Layout,
+    parse_layout,
+    shipped_layouts,
+    transformed,
+)
 from pacman.record import GameRecord, Outcome
 from pacman.replay.format import (
     DIGEST_ALGORITHM,
@@ -66,7 +75,8 @@ class Verdict:
 
     `complete` is False when an action could not be played (the re-simulation stopped there);
     `played` counts the actions played. `unverified` maps each field that could not be checked
-    to the reason; `digest` is "verified", "absent" or "unusable".
+    to the reason; `digest` is "verified", "absent" or "unusable". `shipped_layout` names the
+    shipped layout `layout_text` was checked against (None: not a shipped layout's name).
     """
 
     state: GameState
@@ -77,6 +87,7 @@ class Verdict:
     complete: bool = True
     digest: str = "absent"
     played: int = 0
+    shipped_layout: str | None = None
 
     @property
     def matches(self) -> bool:
@@ -169,15 +180,19 @@ def verify(replay: Replay) -> Verdict:
                 name, f"{len(entries)} entries for {pacman_moves} replayed Pacman moves"))
 
     digest_state = _check_digest(replay, differences, unverified)
+    shipped = _shipped_maze(record.layout)
+    if shipped is not None and shipped != replay.layout:
+        differences.append(Difference("layout", f"{record.layout!r} is a shipped layout, but "
+                                      "layout_text is another maze"))
     if digest_state != "verified":
         why = ("no digest" if digest_state == "absent" else "the digest is unusable")
-        _note_unverifiable(replay, complete, why, differences, unverified)
+        _note_unverifiable(replay, complete, why, shipped is not None, unverified)
         if outcome_note is not None:
             unverified["outcome"] = f"{why}: {outcome_note}"
     order = {name: i for i, name in enumerate(DIGEST_FIELDS + INFORMATIONAL_FIELDS)}
     differences.sort(key=lambda d: order.get(d.field, len(order)))
     return Verdict(final, outcome, pacman_moves, tuple(differences), unverified, complete,
-                   digest_state, played)
+                   digest_state, played, None if shipped is None else record.layout)
 
 
 def _replayed_outcome(final: GameState, record: GameRecord) -> Outcome:
@@ -282,17 +297,26 @@ def _shown(value: Any) -> str:
     return "the text" if isinstance(value, str) else text[:67] + "..."
 
 
-def _note_unverifiable(replay: Replay, complete: bool, why: str,
-                       differences: list[Difference], unverified: dict[str, str]) -> None:
-    """Without a digest: what the re-simulation cannot see, and the shipped layout check."""
+def _shipped_maze(name: str) -> Layout | None:
+    """The maze a shipped layout's name stands for (`NAME@SYMMETRY` too), or None when the
+    name is not a shipped layout's."""
+    base, at, symmetry = name.rpartition("@")
+    if not at:
+        base, symmetry = name, ""
+    elif not symmetry or symmetry not in SYMMETRIES:
+        return None
+    if base not in shipped_layouts():
+        return None
+    shipped = parse_layout((LAYOUT_DIR / f"{base}.lay").read_text(encoding="utf-8"), base)
+    return transformed(shipped, symmetry)
+
+
+def _note_unverifiable(replay: Replay, complete: bool, why: str, shipped: bool,
+                       unverified: dict[str, str]) -> None:
+    """Without a digest: what the re-simulation cannot see (a shipped layout's maze it can)."""
     record = replay.record
     name = record.layout
-    if name in shipped_layouts():
-        shipped = parse_layout((LAYOUT_DIR / f"{name}.lay").read_text(encoding="utf-8"), name)
-        if shipped != parse_layout(replay.layout.text, name):
-            differences.append(Difference("layout", f"{name!r} is a shipped layout, but "
-                                          "layout_text is another maze"))
-    else:
+    if not shipped:
         unverified["layout"] = f"{why}, and {name!r} is not a shipped layout"
         unverified["layout_text"] = f"{why}: only as far as the re-simulation shows"
     unverified["seed"] = f"{why}: a seed cannot be re-derived from the actions"

@@ -269,7 +269,7 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
         out.truncate(64 * 2**20)  # sparse: nothing is written
     with pytest.raises(LayoutError) as caught:
         load_layout(path)
-    assert "layout too large: a 67,108,864-byte file (the limit is" in str(caught.value)
+    assert "too large: 67,108,864 bytes (the limit for a layout file is" in str(caught.value)
 
 
 def test_a_hand_built_layout_over_the_limits_is_refused_by_the_maze() -> None:

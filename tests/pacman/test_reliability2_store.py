@@ -449,3 +449,29 @@ def test_recover_reads_around_a_damaged_page_of_the_games_table(
     assert recovery.copied == len(intact) and 0 < len(intact) < len(games)
     assert stored(tmp_path / "new.db") == intact
     assert snapshot(path)[0] == before[0]
+
+
+@pytest.mark.parametrize("command", [("table",), ("store", "check"),
+                                     ("batch", "-p", "random", "-l", "testClassic", "-n", "3",
+                                      "--max-moves", "10", "-o")])
+def test_a_schema_name_that_is_not_utf8_is_a_damaged_store(
+        command: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the fuzz suite: a damaged page of the schema made SQLite hand Python a table
+    name that is not UTF-8 (a UnicodeDecodeError, not an sqlite3.Error)."""
+    path = tmp_path / "s.db"
+    a_store(path)
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE extra (x)")
+        db.execute("PRAGMA writable_schema=ON")
+        db.execute("UPDATE sqlite_master SET name = CAST(X'80' AS TEXT), "
+                   "tbl_name = CAST(X'80' AS TEXT) WHERE name = 'extra'")
+        db.commit()
+    before = snapshot(path)
+    code, out, err = cli(*command, str(path), capsys=capsys)
+    if command == ("store", "check"):
+        assert (code, err) == (1, "") and out.startswith(f"{path}: damaged (1 problem; ")
+        return
+    assert one_line_error(code, err).rstrip("\n").endswith(
+        "s.db: damaged results file (text that is not UTF-8); could not read; pacman store "
+        f"recover {path} -o NEW.db copies its intact games into a new file")
+    assert snapshot(path) == before
