@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_store_faults import cli, one_line_error
 
 from conftest import optional
-from pacman.cli import main
 from pacman.errors import DamagedStoreError
 from pacman.experiments.config import GameConfig, GameTask, StoredGame
 from pacman.experiments.store import (
@@ -60,18 +60,6 @@ def a_store(path: Path, games: int = 3, moves: int = 7, config: GameConfig = CON
 def stored(path: Path) -> list[StoredGame]:
     with open_results(path) as store:
         return store.games()
-
-
-def cli(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code: int, err: str) -> str:
-    assert code == 2, err
-    assert err.count("\n") == 1 and err.startswith("pacman: error: "), err
-    return err
 
 
 def snapshot(path: Path) -> tuple[bytes, list[str]]:
