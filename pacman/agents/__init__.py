@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pacman.agents.expectiminimax_agent import ExpectiminimaxAgent
     from pacman.agents.ghosts import AdversarialGhost, DirectionalGhost, GhostAgent, RandomGhost
     from pacman.agents.maxn_ghost import MaxnGhost
+    from pacman.agents.mcts import MCTSAgent, MCTSDecision, mcts_search
     from pacman.agents.multiplayer import expectiminimax, maxn
     from pacman.agents.noisy_hunter import InformedExpectimaxAgent, NoisyHunterGhost
     from pacman.agents.pacman_agents import (
@@ -39,12 +40,13 @@ __all__ = [
     # searches: pure functions over a SearchState, returning a Decision
     "SearchState", "Decision", "minimax", "alphabeta", "expectimax", "traced_search",
     "SearchTrace", "iterative_search", "AnytimeDecision", "maxn", "expectiminimax",
+    "mcts_search", "MCTSDecision",
     # evaluations
     "resolve_evaluation", "WeightedEvaluation",
     # Pacman agents
     "RandomAgent", "GreedyAgent", "ReflexAgent", "MinimaxAgent", "AlphaBetaAgent",
     "ExpectimaxAgent", "IterativeAlphaBetaAgent", "IterativeExpectimaxAgent",
-    "ExpectiminimaxAgent", "InformedExpectimaxAgent", "SearchAgent",
+    "ExpectiminimaxAgent", "InformedExpectimaxAgent", "MCTSAgent", "SearchAgent",
     # ghosts
     "GhostAgent", "RandomGhost", "DirectionalGhost", "AdversarialGhost", "TeamGhost",
     "NoisyHunterGhost", "MaxnGhost",
@@ -70,6 +72,8 @@ _HOMES = {
     "IterativeAlphaBetaAgent": "pacman.agents.pacman_agents",
     "IterativeExpectimaxAgent": "pacman.agents.pacman_agents",
     "SearchAgent": "pacman.agents.pacman_agents",
+    "MCTSAgent": "pacman.agents.mcts", "MCTSDecision": "pacman.agents.mcts",
+    "mcts_search": "pacman.agents.mcts",
     "ExpectiminimaxAgent": "pacman.agents.expectiminimax_agent",
     "InformedExpectimaxAgent": "pacman.agents.noisy_hunter",
     "NoisyHunterGhost": "pacman.agents.noisy_hunter",

@@ -52,6 +52,9 @@ AGENTS: tuple[AgentEntry, ...] = (
                "pacman", "alpha-beta by iterative deepening under a time budget (anytime)"),
     AgentEntry("IterativeExpectimaxAgent", "pacman.agents.pacman_agents", "iterative-expectimax",
                "pacman", "expectimax by iterative deepening, with exact pruning (anytime)"),
+    AgentEntry("MCTSAgent", "pacman.agents.mcts", "mcts", "pacman",
+               "Monte Carlo tree search: UCT with the ghosts' replies sampled (playouts, nodes "
+               "or time)"),
     AgentEntry("KeyboardAgent", "pacman.display.keyboard", "keyboard", "pacman",
                "you, with the arrow keys or WASD (window only)"),
     AgentEntry("RandomGhost", "pacman.agents.ghosts", "random", "ghost", "uniformly random moves"),
