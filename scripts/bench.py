@@ -1,6 +1,6 @@
-"""Benchmarks: successor generation, whole random games, search nodes/s, batch speed-up, big
-layouts (start-up time and peak memory of a 100x100 open maze and of the largest allowed one),
-the anytime search against plain alpha-beta and expectimax.
+"""Benchmarks: successor generation, whole random games, search nodes/s, MCTS playouts/s, batch
+speed-up, big layouts (start-up time and peak memory of a 100x100 open maze and of the largest
+allowed one), the anytime search against plain alpha-beta and expectimax.
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -119,6 +119,47 @@ def bench_search(repeat: int) -> dict[str, Any]:
     nodes, seconds = _best(run, repeat)
     return {"nodes_per_second": nodes / seconds, "nodes_per_move": nodes / rounds / len(states),
             "seconds_per_move": seconds / rounds / len(states)}
+
+
+def bench_mcts(repeat: int) -> dict[str, Any]:
+    """MCTS (`pacman.agents.mcts`) from the 20 mediumClassic positions of `search`: playouts/s
+    and nodes/s (its `nodes_generated`: the root plus every successor, tree and playouts, as
+    the tree searches count theirs), 200 playouts of horizon 10 per move, `score`, one seeded
+    generator per position; for each ghost model, with random playouts and greedy ones
+    (`epsilon=0.1`, whose moves generate every move's successor: compare playouts/s)."""
+    import functools
+
+    from pacman.agents.mcts import greedy_playout, mcts_search
+    from pacman.agents.pacman_agents import chance_model
+
+    states = positions("mediumClassic", 20, seed=2)
+
+    def score(state: GameState) -> float:
+        return float(state.score)
+
+    counts = {"playouts": 0}
+
+    def run(model: str, policy: Any) -> int:
+        nodes = playouts = 0
+        for index, state in enumerate(states):
+            decision = mcts_search(state, score, random.Random(index), playouts=200, horizon=10,
+                                   chance=chance_model(model), playout=policy)
+            nodes += decision.nodes_generated
+            playouts += decision.playouts
+        counts["playouts"] = playouts
+        return nodes
+
+    figures: dict[str, Any] = {}
+    for model in ("uniform", "directional"):
+        for playout in ("random", "greedy"):
+            policy = greedy_playout(0.1) if playout == "greedy" else None
+            nodes, seconds = _best(functools.partial(run, model, policy), repeat)
+            label = f"{model}_{playout}"
+            figures[f"{label}_playouts_per_second"] = counts["playouts"] / seconds
+            figures[f"{label}_nodes_per_second"] = nodes / seconds
+            figures[f"{label}_nodes_per_playout"] = nodes / counts["playouts"]
+            figures[f"{label}_ms_per_move"] = 1000 * seconds / len(states)
+    return figures
 
 
 def bench_search_deep(repeat: int) -> dict[str, Any]:
@@ -620,6 +661,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "memory": lambda a: bench_memory(),
     "search": lambda a: bench_search(a.repeat),
     "search_depth4": lambda a: bench_search_deep(a.repeat),
+    "mcts": lambda a: bench_mcts(a.repeat),
     "ceiling": lambda a: bench_ceiling(),
     "batch": lambda a: bench_batch(),
     "big": lambda a: bench_big(a.repeat),

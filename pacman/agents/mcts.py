@@ -9,9 +9,9 @@
    (agents 1, 2, ...) plays a move drawn from the ghost model (`uniform`, or the directional
    ghost's own distribution, `pacman.agents.ghosts.directional_distribution`);
 2. **expansion**: the first move that leaves the tree adds one node (the position after it);
-3. **playout**: from there Pacman plays uniformly random moves (Stop only when it is the only
-   move) and the ghosts play the model's, until the game is won or lost or `horizon` Pacman
-   moves have been played *from the root* (the tree's moves included);
+3. **playout**: from there Pacman plays the playout policy's moves (below) and the ghosts
+   play the model's, until the game is won or lost or `horizon` Pacman moves have been played
+   *from the root* (the tree's moves included);
 4. **backup**: the last position is valued by the evaluation (a won or lost position too, by
    the same evaluation), and the value is added to the statistics of every (node, move) on the
    path.
@@ -29,6 +29,22 @@ this search: `q = (mean - lo) / (hi - lo)` (0.5 for all while `hi == lo`), so `c
 for any evaluation's scale. An evaluation that gives a lost game a huge penalty (`better`,
 `wary`: minus a million) squeezes every other value near 1; the plain `score` (the default)
 keeps the differences.
+
+**Playout policies** (`playout`). Both choose among Pacman's legal moves without Stop (Stop
+only when it is the only move), in legal-action order, with the search's generator:
+
+- `random` (the default): one draw picks a move uniformly; one `successor()` call per move.
+- `greedy` (`greedy_playout(epsilon)`, for a Pacman `GameState`): one draw decides; below
+  `epsilon` a second draw picks a move uniformly, as `random` does (one successor). Otherwise
+  the successor of *every* move is generated (each counted in `nodes_generated`, so a greedy
+  playout generates more nodes per move than a random one) and a move is *dangerous* when
+  Pacman is caught by it or, unless it wins the game (the last dot), ends it at maze distance
+  1 or less from a ghost whose scared timer is 0 (`ghost_distances`, `scared_timers`: where
+  the ghosts stand before they reply). Among
+  the safe moves, or among all of them when every move is dangerous, the moves that eat a dot
+  come first (distance 0), then the smallest `nearest_food_distance()` after the move; a tie
+  is broken by a second draw, uniformly (no draw when one move is best). The chosen move's
+  successor is the playout's next position.
 
 **The decision** is the root's most visited move, ties to the first in legal-action order; its
 value is that move's mean leaf value (in the evaluation's units). **Nodes**: `nodes_generated`
@@ -65,18 +81,30 @@ from pacman.agents.settings import (
     evaluation_spec,
     one_of,
     positive_int,
+    probability,
     setting,
     switch,
 )
 from pacman.errors import SettingsError
 
 __all__ = ["MCTSAgent", "MCTSSettings", "MCTSDecision", "RootMove", "mcts_search",
-           "DEFAULT_PLAYOUTS", "GHOST_MODELS"]
+           "greedy_playout", "PlayoutPolicy", "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON",
+           "GHOST_MODELS", "PLAYOUT_POLICIES"]
 
 #: the budget of an agent given none
 DEFAULT_PLAYOUTS = 200
 
+#: the greedy playouts' chance of a random move, unless told
+DEFAULT_EPSILON = 0.1
+
+#: the names of the `playout` setting
+PLAYOUT_POLICIES = ("random", "greedy")
+
 Evaluation = Callable[[Any], float]
+
+#: a playout policy: `policy(state, moves, draw)` returns (Pacman's move among `moves`, the
+#: successor after it, the `successor()` calls it made); `draw()` is uniform in [0, 1)
+PlayoutPolicy = Callable[[Any, Sequence[Any], Callable[[], float]], tuple[Any, Any, int]]
 
 
 @dataclass(frozen=True)
@@ -124,6 +152,7 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                 playouts: int | None = None, node_limit: int | None = None,
                 time_limit: float | None = None, horizon: int = 10, c: float = 1.0,
                 chance: ChanceModel | None = None, actions: ActionGenerator | None = None,
+                playout: PlayoutPolicy | None = None,
                 clock: Callable[[], float] = _time.perf_counter) -> MCTSDecision:
     """UCT from `state` (Pacman, agent 0, to move) until the budget is spent.
 
@@ -139,6 +168,8 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
         chance: the ghosts' move probabilities, `chance(state, agent, actions)`; None: uniform.
         actions: Pacman's moves in the tree (default: the legal ones); the playouts' own
             Pacman moves are the legal ones without Stop (Stop when it is the only one).
+        playout: chooses Pacman's playout moves among those (e.g. `greedy_playout(0.1)`);
+            None: uniformly at random.
         clock: the clock `time_limit` is measured on.
 
     Returns:
@@ -227,14 +258,18 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                 tree_size += 1
                 break
             node = child
-        # the playout: random Pacman moves without Stop, the ghosts' moves from the model
+        # the playout: the policy's Pacman moves without Stop, the ghosts' moves from the model
         if not ended:
             while depth < horizon:
                 moves = actions_without_stop(s, 0)
                 if not moves:
                     break
-                s = s.successor(0, moves[int(draw() * len(moves))])
-                generated += 1
+                if playout is None:
+                    s = s.successor(0, moves[int(draw() * len(moves))])
+                    generated += 1
+                else:
+                    _, s, made = playout(s, moves, draw)
+                    generated += made
                 s = reply(s)
                 depth += 1
                 if s.is_win() or s.is_lose():
@@ -285,11 +320,45 @@ def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float) -
     return best_move
 
 
+def greedy_playout(epsilon: float = DEFAULT_EPSILON) -> PlayoutPolicy:
+    """The `greedy` playout policy (see the module docstring) for a Pacman `GameState`: with
+    probability `epsilon` a uniformly random move, else the safe move nearest the food.
+
+    Raises:
+        ValueError: `epsilon` is not a number from 0 to 1.
+    """
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not (
+            0.0 <= epsilon <= 1.0):
+        raise ValueError(f"epsilon must be a number between 0 and 1, got {epsilon!r}")
+
+    def greedy(state: Any, moves: Sequence[Any], draw: Callable[[], float]) -> tuple[Any, Any, int]:
+        if draw() < epsilon:
+            move = moves[int(draw() * len(moves))]
+            return move, state.successor(0, move), 1
+        food = state.food_count
+        best: list[tuple[Any, Any]] = []
+        best_key = (2, 0)
+        for move in moves:
+            child = state.successor(0, move)
+            danger = child.is_lose() or (not child.is_win() and any(
+                distance <= 1 and timer == 0
+                for distance, timer in zip(child.ghost_distances(), child.scared_timers)))
+            key = (int(danger), 0 if child.food_count < food else child.nearest_food_distance())
+            if key < best_key:
+                best, best_key = [(move, child)], key
+            elif key == best_key:
+                best.append((move, child))
+        move, child = best[int(draw() * len(best))] if len(best) > 1 else best[0]
+        return move, child, len(moves)
+
+    return greedy
+
+
 def _sample(probabilities: Sequence[float], draw: float) -> int:
     """The index `draw` (uniform in [0, 1)) falls on in the cumulative `probabilities`."""
     total = 0.0
-    for index, probability in enumerate(probabilities):
-        total += probability
+    for index, weight in enumerate(probabilities):
+        total += weight
         if draw < total:
             return index
     return len(probabilities) - 1
@@ -358,6 +427,16 @@ class MCTSSettings(AgentSettings):
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
+    playout: str = setting(
+        "random", "Pacman's moves in the playouts: random (uniform), or greedy: with "
+        "probability epsilon a random move, else among the moves that do not catch him or end "
+        "within 1 maze step of a ghost that is not scared (all moves, when none is such), one "
+        "that eats a dot, else one that leaves him nearest a dot (maze distance); ties by the "
+        "search's generator. A greedy move generates every move's successor (counted in nodes)",
+        check=one_of(*PLAYOUT_POLICIES), late=True)
+    epsilon: float = setting(
+        DEFAULT_EPSILON, "playout=greedy only: the chance of a uniformly random playout move",
+        check=probability, late=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -365,6 +444,9 @@ class MCTSSettings(AgentSettings):
         if len(given) > 1:
             raise SettingsError(f"give one budget, not {' and '.join(given)} (playouts, nodes "
                                 "or time)")
+        if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
+            raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
+                                f"{self.playout}")
 
 
 class MCTSAgent(BaseAgent[MCTSSettings]):
@@ -388,6 +470,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         self._chance = chance_model(self.ghost_model)
         self._actions: ActionGenerator | None = None if chosen.allow_stop else (
             actions_without_stop)
+        self.playout, self.epsilon = chosen.playout, float(chosen.epsilon)
+        self._playout = greedy_playout(self.epsilon) if self.playout == "greedy" else None
         self.last_decision: MCTSDecision | None = None
 
     def settings_text(self) -> str:
@@ -403,6 +487,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
             parts.append(f"ghost_model={self.ghost_model}")
         if not self.settings.allow_stop:
             parts.append("allow_stop=False")
+        if self.playout != "random":
+            parts.append(f"playout={self.playout} epsilon={self.epsilon:g}")
         return " ".join(parts)
 
     def get_action(self, state: SearchState) -> Any:
@@ -417,6 +503,6 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                                node_limit=self.nodes,
                                time_limit=None if self.time is None else float(self.time),
                                horizon=self.horizon, c=self.c, chance=self._chance,
-                               actions=self._actions)
+                               actions=self._actions, playout=self._playout)
         self.last_decision = decision
         return decision.action

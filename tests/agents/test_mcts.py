@@ -11,7 +11,13 @@ import pytest
 
 from pacman import Direction, GameState, load_layout, parse_layout, run_game
 from pacman.agents.ghosts import DirectionalGhost
-from pacman.agents.mcts import DEFAULT_PLAYOUTS, MCTSAgent, MCTSSettings, mcts_search
+from pacman.agents.mcts import (
+    DEFAULT_PLAYOUTS,
+    MCTSAgent,
+    MCTSSettings,
+    greedy_playout,
+    mcts_search,
+)
 from pacman.agents.pacman_agents import score_evaluation
 from pacman.agents.registry import make_agent
 from pacman.agents.search import alphabeta
@@ -237,3 +243,154 @@ def test_allow_stop_false_keeps_stop_out_of_the_root() -> None:
     agent.get_action(position(GHOST_EAST))
     assert agent.last_decision is not None
     assert STOP not in [move.action for move in agent.last_decision.root]
+
+
+# --------------------------------------------------------------------------- greedy playouts
+
+NORTH, SOUTH = Direction.NORTH, Direction.SOUTH
+
+
+class Draws:
+    """A `draw()` that returns the given numbers in turn and counts how many were taken."""
+
+    def __init__(self, *values: float) -> None:
+        self.values, self.taken = list(values), 0
+
+    def __call__(self) -> float:
+        self.taken += 1
+        return self.values.pop(0)
+
+
+def greedy_move(text: str, *draws: float, epsilon: float = 0.0) -> tuple[Any, int, int]:
+    """The greedy policy's move from an inline layout's start, its successor() calls and the
+    draws it took."""
+    state = position(text)
+    moves = [m for m in state.legal_actions(0) if m != STOP]
+    draw = Draws(*draws)
+    move, child, made = greedy_playout(epsilon)(state, moves, draw)
+    assert child == state.successor(0, move)
+    return move, made, draw.taken
+
+
+FOOD_WEST = """
+%%%%%%%%%%%
+%.  P   .G%
+%%%%%%%%%%%
+"""
+
+GHOST_BY_THE_DOT = """
+%%%%%%%%%%
+%G.P    .%
+%%%%%%%%%%
+"""
+
+TRAPPED = """
+%%%%%%%%
+%G.P.G %
+%%%%%%%%
+"""
+
+TWO_WAYS = """
+%%%%%%%
+%. P .%
+%%%%%%%
+"""
+
+
+def test_greedy_moves_towards_the_nearest_dot_without_a_tie_draw() -> None:
+    # the west dot is 3 steps away, the east one 4: one draw (epsilon), no tie to break
+    assert greedy_move(FOOD_WEST, 0.5) == (WEST, 2, 1)
+
+
+def test_greedy_eats_a_dot_before_going_nearer_another_but_not_next_to_a_ghost() -> None:
+    # West eats the dot at once, but ends 1 step from the ghost: the safe move is East
+    assert greedy_move(GHOST_BY_THE_DOT, 0.5) == (EAST, 2, 1)
+    # both moves are dangerous (each ends next to a ghost): the dot comes first again; here
+    # both eat one, so a second draw breaks the tie in legal order (West, East)
+    assert greedy_move(TRAPPED, 0.5, 0.2) == (WEST, 2, 2)
+    assert greedy_move(TRAPPED, 0.5, 0.7) == (EAST, 2, 2)
+    # eating the last dot wins the game: never dangerous, even next to a ghost
+    assert greedy_move("%%%%%%%\n%G.P  %\n%%%%%%%\n", 0.5) == (WEST, 2, 1)
+
+
+def test_greedy_breaks_ties_with_the_draws_and_plays_epsilon_random_moves() -> None:
+    assert greedy_move(TWO_WAYS, 0.5, 0.2) == (WEST, 2, 2)
+    assert greedy_move(TWO_WAYS, 0.5, 0.7) == (EAST, 2, 2)
+    # below epsilon: a uniform move, only its successor generated
+    assert greedy_move(FOOD_WEST, 0.05, 0.9, epsilon=0.1) == (EAST, 1, 2)
+    assert greedy_move(FOOD_WEST, 0.1, epsilon=0.1)[0] == WEST  # not below: greedy
+
+
+def test_greedy_refuses_a_bad_epsilon() -> None:
+    with pytest.raises(ValueError, match=r"epsilon must be a number between 0 and 1, got 1\.5"):
+        greedy_playout(1.5)
+
+
+@pytest.mark.parametrize("ghost_model", ["uniform", "directional"])
+def test_greedy_playouts_same_seed_same_game(ghost_model: str) -> None:
+    def game(seed: int) -> tuple[Any, ...]:
+        pacman = make_agent("mcts", "pacman", {"playouts": 30, "horizon": 6,
+                                               "ghost_model": ghost_model,
+                                               "playout": "greedy"})
+        record = run_game(load_layout("smallClassic"), pacman,
+                          [DirectionalGhost(1), DirectionalGhost(2)], seed=seed, max_moves=25)
+        return record.outcome, record.score, record.actions, record.pacman_nodes
+
+    first = game(5)
+    assert first == game(5)
+    assert first != game(6)
+    assert first != _game(5, ghost_model)  # the policy plays another game
+
+
+def test_greedy_counts_every_candidate_successor() -> None:
+    state = GameState.initial(load_layout("smallClassic"))
+    plain = mcts_search(state, score_evaluation, random.Random(1), playouts=60, horizon=5)
+    greedy = mcts_search(state, score_evaluation, random.Random(1), playouts=60, horizon=5,
+                         playout=greedy_playout(0.0))
+    assert greedy.playouts == plain.playouts == 60
+    # a greedy playout move generates 1 to 4 successors, a random one exactly 1
+    assert greedy.nodes_generated > plain.nodes_generated
+    assert greedy.nodes_generated <= 1 + 60 * 5 * (state.num_agents + 3)
+
+
+BAIT = """
+%%%%%%%%%%%%
+%.     P G %
+%%%%%%% %% %
+%       .  %
+%%%%%%%%%%%%
+"""
+
+
+def test_the_dead_end_dot_is_a_bait() -> None:
+    """West goes for the dot at the end of the corridor with the ghost right behind: after it
+    and the ghost's chasing reply, a 7-ply minimax search finds the loss."""
+    state = position(BAIT)
+    assert set(state.legal_actions(0)) == {WEST, EAST, SOUTH, STOP}
+    chased = state.successor(0, WEST).successor(1, WEST)
+    assert alphabeta(chased, 7, score_evaluation).value < -400
+    assert alphabeta(state, 8, score_evaluation).action != WEST
+
+
+def test_greedy_playouts_with_the_directional_model_avoid_the_dead_end_bait() -> None:
+    """Measured, not by construction: with the directional model, greedy playouts chose South
+    (away from the bait) in 12 of 12 seeds, random ones in 6 of 12 (West in 5)."""
+    state = position(BAIT)
+    for seed in range(5):
+        agent = MCTSAgent(playouts=200, ghost_model="directional", playout="greedy")
+        agent.set_rng(random.Random(seed))
+        assert agent.get_action(state) == SOUTH
+
+
+def test_playout_settings() -> None:
+    assert MCTSAgent(playout="greedy").describe() == (
+        "MCTSAgent playouts=200 score horizon=10 c=1 playout=greedy epsilon=0.1")
+    assert MCTSAgent(playout="greedy", epsilon=0).describe().endswith("epsilon=0")
+    assert MCTSAgent(playout="greedy").settings.changed() == {"playout": "greedy"}
+    with pytest.raises(SettingsError, match=r"unknown playout 'smart' \(choose random or greedy\)"):
+        MCTSSettings(playout="smart")
+    with pytest.raises(SettingsError, match="epsilon must be a number between 0 and 1, got 2"):
+        MCTSSettings(playout="greedy", epsilon=2)
+    with pytest.raises(SettingsError, match="epsilon applies only to playout=greedy, not to "
+                                            "playout=random"):
+        MCTSSettings(epsilon=0.2)
