@@ -245,11 +245,21 @@ def _found(path: str | Path) -> str:
     return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
 
 
+def symmetry_parts(name_or_path: str) -> tuple[str, str]:
+    """A layout reference as the layout it names and its symmetry: `('assumptions', 'rot90')`
+    for `assumptions@rot90`, `(name_or_path, '')` when it has none. Read as `load_layout` reads
+    it: a file that exists under the whole name (an `@` in a file's own name) is that file."""
+    base, at, symmetry = name_or_path.rpartition("@")
+    if at and symmetry and symmetry in SYMMETRIES and _found(name_or_path) == "missing":
+        return base, symmetry
+    return name_or_path, ""
+
+
 def layout_reference(name_or_path: str) -> str:
     """How a store names a layout, the same from any folder: a shipped name as it is, a file
     by its absolute path; either with its symmetry (`NAME@SYMMETRY`)."""
-    base, at, symmetry = name_or_path.rpartition("@")
-    if at and symmetry in SYMMETRIES and symmetry and _found(name_or_path) == "missing":
+    base, symmetry = symmetry_parts(name_or_path)
+    if symmetry:
         return f"{layout_reference(base)}@{symmetry}"
     if name_or_path in shipped_layouts():
         return name_or_path
@@ -267,8 +277,8 @@ def load_layout(name_or_path: str | Path) -> Layout:
     layout's, or a `LayoutError` listing them.
     """
     text = str(name_or_path)
-    base, at, symmetry = text.rpartition("@")
-    if at and symmetry in SYMMETRIES and symmetry and _found(text) == "missing":
+    base, symmetry = symmetry_parts(text)
+    if symmetry:
         return transformed(load_layout(base), symmetry)
     path = Path(name_or_path)
     found = _found(path)

@@ -121,17 +121,6 @@ def _digest(files: Mapping[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def layout_parts(reference: str) -> tuple[str, str]:
-    """A layout reference as its layout and its symmetry suffix (`('/a/b.lay', '@flip')`;
-    the suffix is '' when there is none), read as `pacman.layout.load_layout` reads it."""
-    from pacman.layout import SYMMETRIES
-
-    base, at, symmetry = reference.rpartition("@")
-    if at and symmetry and symmetry in SYMMETRIES and not Path(reference).exists():
-        return base, at + symmetry
-    return reference, ""
-
-
 #: the settings that may name code of the user's (`evaluation=module:function`)
 CODE_SETTINGS = ("evaluation", "evalFn")
 
@@ -150,7 +139,7 @@ def _references(config: GameConfig) -> tuple[dict[str, Path], set[str]]:
     """The paths a configuration names (as written, with the file each means here) and the
     modules it imports by name."""
     from pacman.agents.registry import code_file
-    from pacman.layout import shipped_layouts
+    from pacman.layout import shipped_layouts, symmetry_parts
 
     paths: dict[str, Path] = {}
     modules: set[str] = set()
@@ -162,7 +151,7 @@ def _references(config: GameConfig) -> tuple[dict[str, Path], set[str]]:
         elif found is None:
             modules.add(target)
 
-    base, _ = layout_parts(config.layout)
+    base, _ = symmetry_parts(config.layout)
     if base not in shipped_layouts() and Path(base).is_file():
         paths[base] = Path(base).resolve()
     for spec in (config.pacman, config.ghost):
@@ -251,10 +240,13 @@ def _complete(target: Path, folder: ShippedFolder) -> bool:
 
 def localise(config: GameConfig, paths: Mapping[str, str]) -> GameConfig:
     """`config` with each path it writes pointed at its local copy (`unpack`'s answer)."""
+    from pacman.layout import symmetry_parts
+
     if not paths:
         return config
-    base, symmetry = layout_parts(config.layout)
-    layout = paths[base] + symmetry if base in paths else config.layout
+    base, symmetry = symmetry_parts(config.layout)
+    layout = (paths[base] + (f"@{symmetry}" if symmetry else "") if base in paths
+              else config.layout)
     return dataclasses.replace(config, layout=layout, pacman=_localise_agent(config.pacman, paths),
                                ghost=_localise_agent(config.ghost, paths))
 

@@ -116,11 +116,9 @@ def setting_code_files(settings: Mapping[str, object]) -> list[Path]:
 def layout_files(reference: str) -> list[Path]:
     """The file a layout reference (`layout_reference`: a shipped name or an absolute path,
     either maybe with `@SYMMETRY`) is played from: empty for a shipped layout."""
-    from pacman.layout import SYMMETRIES, shipped_layouts
+    from pacman.layout import shipped_layouts, symmetry_parts
 
-    base, at, symmetry = reference.rpartition("@")
-    if not (at and symmetry in SYMMETRIES and symmetry and not Path(reference).exists()):
-        base = reference
+    base, _ = symmetry_parts(reference)
     if base in shipped_layouts() or not Path(base).is_file():
         return []
     path = Path(base).resolve()
