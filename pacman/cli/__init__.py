@@ -77,6 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pacman: interrupted", file=sys.stderr)
         return 130
+    except RuntimeError as error:
+        # Python wraps an exception raised while it sets up a class (`__set_name__`, as when
+        # a Ctrl-C lands while the standard library imports `platform`) in a RuntimeError
+        if not isinstance(error.__cause__, KeyboardInterrupt):
+            raise
+        print("pacman: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -253,3 +253,26 @@ def test_python_dash_m_pacman(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stderr.startswith("pacman: error: ") and bad.stderr.count("\n") == 1
     assert bad.stdout == ""
+
+
+def test_a_ctrl_c_python_wrapped_while_setting_up_a_class_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C that lands while the standard library creates a class (`platform`'s, when a
+    command first imports `uuid`) reaches the CLI as a RuntimeError caused by the interrupt."""
+    import pacman.cli.layouts
+
+    def interrupted(args: object) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise RuntimeError("Error calling __set_name__") from interrupt
+
+    def broken(args: object) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(pacman.cli.layouts, "run", interrupted)
+    assert main(["layouts"]) == 130
+    assert capsys.readouterr().err == "pacman: interrupted\n"
+    monkeypatch.setattr(pacman.cli.layouts, "run", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        main(["layouts"])
