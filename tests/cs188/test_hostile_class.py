@@ -79,6 +79,12 @@ def points(out: Path) -> dict[str, dict[str, int]]:
     return {row["student"]: {q: int(row[q]) for q in FULL} for row in rows}
 
 
+def report_text(out: Path, name: str) -> str:
+    """The class's reports of one student (what a failure needs to be understood)."""
+    return "\n".join(f"--- {path.name}\n{path.read_text(encoding='utf-8', errors='replace')}"
+                     for path in sorted((out / "reports").glob(f"{name}*")))
+
+
 @pytest.mark.skipif(not private_processes(), reason="no PID namespace for the graders here")
 def test_hostile_students_cost_only_their_own_grade_and_a_class_resumes(
         tmp_path: Path) -> None:
@@ -90,7 +96,8 @@ def test_hostile_students_cost_only_their_own_grade_and_a_class_resumes(
     assert set(got) == {"honest_one", "honest_two", *HOSTILE}
     assert got["honest_one"] == got["honest_two"] == FULL
     for name, (_, _, lost) in HOSTILE.items():
-        assert got[name] == {q: 0 if q in lost else FULL[q] for q in FULL}, (name, got[name])
+        assert got[name] == {q: 0 if q in lost else FULL[q] for q in FULL}, (
+            name, got[name], report_text(out, name))
     assert (out / "graded" / "honest_one.json").is_file()
 
     # graded again: nobody is graded twice; a student who resubmits is graded again
