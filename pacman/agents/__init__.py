@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pacman.agents.ghosts import AdversarialGhost, DirectionalGhost, GhostAgent, RandomGhost
     from pacman.agents.maxn_ghost import MaxnGhost
     from pacman.agents.mcts import MCTSAgent, MCTSDecision, mcts_search
+    from pacman.agents.mcts_ghosts import GhostMCTSDecision, MCTSGhost, ghost_mcts_search
     from pacman.agents.multiplayer import expectiminimax, maxn
     from pacman.agents.noisy_hunter import InformedExpectimaxAgent, NoisyHunterGhost
     from pacman.agents.pacman_agents import (
@@ -40,7 +41,7 @@ __all__ = [
     # searches: pure functions over a SearchState, returning a Decision
     "SearchState", "Decision", "minimax", "alphabeta", "expectimax", "traced_search",
     "SearchTrace", "iterative_search", "AnytimeDecision", "maxn", "expectiminimax",
-    "mcts_search", "MCTSDecision",
+    "mcts_search", "MCTSDecision", "ghost_mcts_search", "GhostMCTSDecision",
     # evaluations
     "resolve_evaluation", "WeightedEvaluation",
     # Pacman agents
@@ -49,7 +50,7 @@ __all__ = [
     "ExpectiminimaxAgent", "InformedExpectimaxAgent", "MCTSAgent", "SearchAgent",
     # ghosts
     "GhostAgent", "RandomGhost", "DirectionalGhost", "AdversarialGhost", "TeamGhost",
-    "NoisyHunterGhost", "MaxnGhost",
+    "NoisyHunterGhost", "MaxnGhost", "MCTSGhost",
     # writing an agent: typed settings
     "BaseAgent", "AgentSettings", "setting",
     # names to agents
@@ -74,6 +75,8 @@ _HOMES = {
     "SearchAgent": "pacman.agents.pacman_agents",
     "MCTSAgent": "pacman.agents.mcts", "MCTSDecision": "pacman.agents.mcts",
     "mcts_search": "pacman.agents.mcts",
+    "MCTSGhost": "pacman.agents.mcts_ghosts", "GhostMCTSDecision": "pacman.agents.mcts_ghosts",
+    "ghost_mcts_search": "pacman.agents.mcts_ghosts",
     "ExpectiminimaxAgent": "pacman.agents.expectiminimax_agent",
     "InformedExpectimaxAgent": "pacman.agents.noisy_hunter",
     "NoisyHunterGhost": "pacman.agents.noisy_hunter",

@@ -6,15 +6,14 @@
 1. **selection**, down the tree: at each tree node Pacman's move is chosen by UCB1 among the
    node's actions (every action not yet tried first, in legal-action order; then the largest
    `q + c * sqrt(ln N / n)`, ties to the first in legal order), and played; then every ghost
-   (agents 1, 2, ...) plays a move drawn from the ghost model (`uniform`, or the directional
-   ghost's own distribution, `pacman.agents.ghosts.directional_distribution`);
+   (agents 1, 2, ...) plays a move drawn from the ghost model (below);
 2. **expansion**: the first move that leaves the tree adds one node (the position after it);
 3. **playout**: from there Pacman plays the playout policy's moves (below) and the ghosts
    play the model's, until the game is won or lost or `horizon` Pacman moves have been played
    *from the root* (the tree's moves included);
 4. **backup**: the last position is valued by the evaluation (a won or lost position too, by
-   the same evaluation), and the value is added to the statistics of every (node, move) on the
-   path.
+   the same evaluation; with `leaf_depth`, a cut-off position by a shallow search, below), and
+   the value is added to the statistics of every (node, move) on the path.
 
 The tree is **open-loop**: a node is a sequence of Pacman's moves from the root, not a game
 state. The ghosts' replies are sampled afresh in every playout, so the statistics of a move are
@@ -24,11 +23,11 @@ only on his own moves, and a playout in which a ghost caught him ends there. (Wi
 `SearchState` whose legal moves change with chance, a node keeps statistics per action and
 chooses among the moves legal in the position at hand.)
 
-**Values for UCB** are the evaluation's, normalised by min-max over every leaf value seen in
-this search: `q = (mean - lo) / (hi - lo)` (0.5 for all while `hi == lo`), so `c` means the same
-for any evaluation's scale. An evaluation that gives a lost game a huge penalty (`better`,
-`wary`: minus a million) squeezes every other value near 1; the plain `score` (the default)
-keeps the differences.
+**Values for UCB** are the evaluation's, normalised by min-max over every leaf value behind the
+tree's statistics (this search's, and a reused tree's): `q = (mean - lo) / (hi - lo)` (0.5
+for all while `hi == lo`), so `c` means the same for any evaluation's scale. An evaluation
+that gives a lost game a huge penalty (`better`, `wary`: minus a million) squeezes every other
+value near 1; the plain `score` (the default) keeps the differences.
 
 **Playout policies** (`playout`). Both choose among Pacman's legal moves without Stop (Stop
 only when it is the only move), in legal-action order, with the search's generator:
@@ -46,6 +45,51 @@ only when it is the only move), in legal-action order, with the search's generat
   is broken by a second draw, uniformly (no draw when one move is best). The chosen move's
   successor is the playout's next position.
 
+**Ghost models** (`ghost_model`; `ghost_chance(name)`): each ghost's reply, in the tree and in
+the playouts alike, is one draw of the search's generator over the ghost's legal moves (legal
+order) with the model's probabilities:
+
+- `uniform` (the default): every legal move alike.
+- `directional`: the directional ghost's own distribution
+  (`pacman.agents.ghosts.directional_distribution`: 0.8 shared by the moves that bring it
+  nearest Pacman in Manhattan distance, farthest while scared, the rest uniform).
+- `adversarial` (`adversarial_distribution`): only the *chasing moves*, uniformly: the moves
+  after which the ghost is nearest Pacman in maze distance (`ghost_step_distances`: from the
+  cell the move reaches, a scared ghost's half step snapped to the nearest cell), farthest
+  from him while it is scared. The directional ghost with probability 1, but by the maze, not
+  as the crow flies. It is near the ghosts minimax and alpha-beta assume (they minimise the
+  evaluation; these chase Pacman): a move that a chasing ghost punishes at once is lost in
+  every playout, as exact search proves it lost.
+
+**The hybrid** (`leaf_depth`, after Baier and Winands' MCTS-minimax hybrids): a playout that
+reaches the horizon without the game ending is valued by an expectimax search `leaf_depth`
+plies deep from its cut-off position (`pacman.agents.search.expectimax`, the ghosts by the
+same model, Pacman's moves the tree's), under the evaluation, instead of the evaluation
+alone; a won or lost position is evaluated as it is. The cut-off, not the expanded node: it
+is a drop-in for the evaluation (same units, so the same normalisation; the tree and the
+playouts unchanged), and it is where an evaluation is least to be trusted, since the horizon
+cuts a playout wherever it is, a ghost one step away or not; the leaf search resolves the
+next moves of every agent there (a quiescence of sorts). Valuing the expanded node instead
+(with no playout) would make each iteration a fixed-depth search from just below the tree,
+blind past `leaf_depth`. The leaf searches' `successor()`
+calls count in `nodes_generated` (their roots are the playouts' own last nodes), their
+evaluations in the trace's `evaluations`; they draw nothing from the generator.
+
+**Tree reuse** (`reuse`, `decay`; `MCTSTree`, `follows`): the agent keeps its tree from move to
+move. When the position it is asked about follows the last search's position by the move it
+chose and one move of every ghost (`follows`: generated and compared), the node after that
+move becomes the root, with its statistics: the tree is open-loop, so that node already
+stands for the position the ghosts' real replies led to. `decay` (1 by default) multiplies
+every kept visit count, rounded down (a mean kept; a move left with 0 visits is dropped and
+tried again first), after Pepels, Winands and Lanctot's MCTS Pac-Man. Any other position (a
+new game, a replayed or explained move) gets a new tree. The budget is this move's: `playouts`
+new playouts, `nodes` new nodes; the decision's `carried` counts the visits the root brought
+in, so its root visits sum to `playouts + carried`.
+
+**The trace** (`trace`, `MCTSTrace`): the root's statistics per move (visits and mean of each
+root move, the most visited line, playouts, tree size, the budget), the summary a game record
+keeps; built after the search from its counts, it changes nothing.
+
 **The decision** is the root's most visited move, ties to the first in legal-action order; its
 value is that move's mean leaf value (in the evaluation's units). **Nodes**: `nodes_generated`
 counts the root plus every `successor()` call (Pacman's and the ghosts' moves, in the tree and
@@ -56,6 +100,10 @@ counts the tree's nodes (the root included) and `playouts` the iterations.
 playouts, so the last playout may pass it by its length) and `time` (seconds, looked at between
 playouts). With `playouts` or `nodes` the search is deterministic for a given generator. At
 least one playout is always run.
+
+One module, though over 500 lines: the search, its tree, the policies its playouts sample
+(Pacman's and the ghosts') and the agent's settings are the parts of one algorithm, and none
+is used apart from it.
 """
 
 from __future__ import annotations
@@ -68,18 +116,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from pacman.agents.base import BaseAgent
-from pacman.agents.pacman_agents import GHOST_MODELS, chance_model, score_evaluation
+from pacman.agents.pacman_agents import GHOST_MODELS as SEARCH_GHOST_MODELS
+from pacman.agents.pacman_agents import chance_model, score_evaluation
+from pacman.agents.search import expectimax
 from pacman.agents.search_core import (
     ActionGenerator,
     ChanceModel,
+    Decision,
     SearchState,
+    action_name,
     actions_without_stop,
+    check_root,
+    json_number,
     legal_actions,
 )
 from pacman.agents.settings import (
     AgentSettings,
     evaluation_spec,
+    finite_non_negative,
     one_of,
+    optional_count,
+    optional_seconds,
     positive_int,
     probability,
     setting,
@@ -87,9 +144,10 @@ from pacman.agents.settings import (
 )
 from pacman.errors import SettingsError
 
-__all__ = ["MCTSAgent", "MCTSSettings", "MCTSDecision", "RootMove", "mcts_search",
-           "greedy_playout", "PlayoutPolicy", "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON",
-           "GHOST_MODELS", "PLAYOUT_POLICIES"]
+__all__ = ["MCTSAgent", "MCTSSettings", "MCTSDecision", "MCTSTrace", "RootMove", "mcts_search",
+           "greedy_playout", "adversarial_distribution", "ghost_chance", "follows", "MCTSTree",
+           "PlayoutPolicy", "named_evaluation", "sample_index",
+           "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON", "GHOST_MODELS", "PLAYOUT_POLICIES"]
 
 #: the budget of an agent given none
 DEFAULT_PLAYOUTS = 200
@@ -100,11 +158,18 @@ DEFAULT_EPSILON = 0.1
 #: the names of the `playout` setting
 PLAYOUT_POLICIES = ("random", "greedy")
 
+#: the names of the `ghost_model` setting: the expectimax agents' models, and `adversarial`
+GHOST_MODELS = (*SEARCH_GHOST_MODELS, "adversarial")
+
 Evaluation = Callable[[Any], float]
 
 #: a playout policy: `policy(state, moves, draw)` returns (Pacman's move among `moves`, the
 #: successor after it, the `successor()` calls it made); `draw()` is uniform in [0, 1)
 PlayoutPolicy = Callable[[Any, Sequence[Any], Callable[[], float]], tuple[Any, Any, int]]
+
+#: the hybrid's leaf search: expectimax without `with_room` (a fresh stack chunk costs some
+#: 12 microseconds a call, and a leaf search is shallow and runs once a playout)
+_expectimax: Callable[..., Decision] = getattr(expectimax, "__wrapped__", expectimax)
 
 
 @dataclass(frozen=True)
@@ -122,8 +187,12 @@ class MCTSDecision:
 
     `action` is the most visited root move (ties: first in legal order), `value` its mean leaf
     value, `best_actions` every root move with that many visits (legal order). `root` has each
-    root move's visits and mean (visits sum to `playouts`). `stopped` says why the search ended:
-    "playouts", "nodes", "time", or "single" (one legal move: no search).
+    root move's visits and mean (visits sum to `playouts`, plus `carried`). `stopped` says why
+    the search ended:
+    "playouts", "nodes", "time", or "single" (one legal move: no search). `trace` is the
+    search's `MCTSTrace` when it was asked for, else None. `carried` counts the root's visits
+    that a reused tree brought in from earlier moves (0 without reuse): the root's visits sum
+    to `playouts + carried`.
     """
 
     action: Any
@@ -134,10 +203,68 @@ class MCTSDecision:
     tree_size: int
     root: tuple[RootMove, ...]
     stopped: str
+    trace: MCTSTrace | None = None
+    carried: int = 0
+
+
+@dataclass(frozen=True)
+class MCTSTrace:
+    """One MCTS search as a game record keeps it (`trace=True`): the root's statistics.
+
+    `action` is the chosen root move's name, `value` its mean leaf value (NaN when there was no
+    search), `depth` the horizon, `nodes_generated` the search's own count, `evaluations` the
+    evaluation's calls in this search (one per playout; more with `leaf_depth`, one per leaf
+    of each leaf search), `root_values` and `root_visits` every root move's mean and visits in
+    legal order (an unvisited move's mean is NaN), `playouts` the playouts behind them (their
+    sum: this search's, plus the visits a reused tree carried in), `principal_variation` the
+    most visited line of Pacman's moves down the tree (from the root, at each node the move
+    with the most visits, ties to the first tried, which is legal order in Pacman; as deep as
+    the tree has a visited move), `stopped` why the search ended, `budget` the budget it was
+    given (`playouts=200`, `nodes=5000`, `time=0.1`) and `c` UCB1's constant.
+    """
+
+    action: str
+    value: float
+    depth: int
+    nodes_generated: int
+    evaluations: int
+    root_values: tuple[tuple[str, float], ...]
+    root_visits: tuple[tuple[str, int], ...]
+    principal_variation: tuple[str, ...]
+    playouts: int
+    tree_size: int
+    stopped: str
+    budget: str
+    c: float
+
+    @property
+    def method(self) -> str:
+        """Always "mcts"."""
+        return "mcts"
+
+    def summary(self) -> dict[str, Any]:
+        """What a game record keeps for the move (JSON-ready; NaN as the string "nan"). MCTS
+        prunes nothing: `cuts` and `pruned` are 0; the principal variation is Pacman's
+        moves only, as `[0, move]` pairs."""
+        return {
+            "method": "mcts", "action": self.action, "value": json_number(self.value),
+            "depth": self.depth, "nodes_generated": self.nodes_generated,
+            "evaluations": self.evaluations, "cuts": 0, "pruned": 0,
+            "root_values": [[action, json_number(mean)] for action, mean in self.root_values],
+            "root_visits": [[action, visits] for action, visits in self.root_visits],
+            "principal_variation": [[0, action] for action in self.principal_variation],
+            "playouts": self.playouts, "tree_size": self.tree_size, "stopped": self.stopped,
+            "budget": self.budget, "c": self.c,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The same as `summary()`: an MCTS trace keeps no node list."""
+        return self.summary()
 
 
 class _Node:
-    """An open-loop tree node: per action, visits, summed leaf values and the child node."""
+    """An open-loop tree node: per action, visits, summed leaf values and the child node
+    (`visits` is the sum of `counts`)."""
 
     __slots__ = ("children", "counts", "totals", "visits")
 
@@ -148,11 +275,77 @@ class _Node:
         self.children: dict[Any, _Node] = {}
 
 
+class MCTSTree:
+    """A search tree kept from one search to the next (tree reuse).
+
+    `mcts_search(..., tree=tree)` searches from `tree`'s root and adds its playouts to it in
+    place; after the game has moved on, `tree.subtree(move, decay)` is the tree for the next
+    position. `lo` and `hi` are the smallest and largest leaf values behind its statistics
+    (UCB's normalisation goes on from them); `size` counts its nodes, the root included.
+    """
+
+    __slots__ = ("hi", "lo", "root", "size")
+
+    def __init__(self) -> None:
+        self.root = _Node()
+        self.size = 1
+        self.lo, self.hi = math.inf, -math.inf
+
+    @property
+    def visits(self) -> int:
+        """The playouts behind the root's statistics."""
+        return self.root.visits
+
+    def subtree(self, action: Any, decay: float = 1.0) -> MCTSTree:
+        """The tree under the root's `action`, for the position the game reached by it.
+
+        The tree is open-loop, so the node after Pacman's `action` stands for every position
+        the ghosts' replies lead to, the one the game reached among them; it becomes the root,
+        with its statistics. Every visit count below it is multiplied by `decay` and rounded
+        down, and each summed value scaled by the same factor as its count, so a mean stays
+        what it was (Pepels et al.'s decay, in whole visits); a move left with 0 visits is
+        dropped with everything under it (the search tries it again first). With nothing
+        left, or no node under `action`: a new tree. This tree is not to be searched again
+        (the subtree shares its nodes).
+
+        Raises:
+            ValueError: `decay` is not a number from 0 to 1.
+        """
+        if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not (
+                0.0 <= decay <= 1.0):
+            raise ValueError(f"decay must be a number between 0 and 1, got {decay!r}")
+        child = self.root.children.get(action)
+        tree = MCTSTree()
+        if child is None:
+            return tree
+        size = 0
+        stack = [child]
+        while stack:
+            node = stack.pop()
+            size += 1
+            if decay != 1.0:
+                counts, totals, children = node.counts, node.totals, node.children
+                for move, count in list(counts.items()):
+                    kept = int(count * decay)
+                    if kept:
+                        totals[move] *= kept / count
+                        counts[move] = kept
+                    else:
+                        del counts[move], totals[move]
+                        children.pop(move, None)
+                node.visits = sum(counts.values())
+            stack.extend(node.children.values())
+        if child.visits:
+            tree.root, tree.size, tree.lo, tree.hi = child, size, self.lo, self.hi
+        return tree
+
+
 def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                 playouts: int | None = None, node_limit: int | None = None,
                 time_limit: float | None = None, horizon: int = 10, c: float = 1.0,
                 chance: ChanceModel | None = None, actions: ActionGenerator | None = None,
-                playout: PlayoutPolicy | None = None,
+                playout: PlayoutPolicy | None = None, leaf_depth: int = 0,
+                tree: MCTSTree | None = None, trace: bool = False,
                 clock: Callable[[], float] = _time.perf_counter) -> MCTSDecision:
     """UCT from `state` (Pacman, agent 0, to move) until the budget is spent.
 
@@ -170,13 +363,22 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
             Pacman moves are the legal ones without Stop (Stop when it is the only one).
         playout: chooses Pacman's playout moves among those (e.g. `greedy_playout(0.1)`);
             None: uniformly at random.
+        leaf_depth: 0, or the depth of the expectimax search (under `chance`, Pacman's moves
+            from `actions`) that values each playout's cut-off position instead of `evaluate`
+            alone (the hybrid; see the module docstring).
+        tree: a tree to search from and add to (`MCTSTree`, for tree reuse); None: a new one.
+            Its root must stand for `state`.
+        trace: also return the root's statistics as an `MCTSTrace` (in the decision's
+            `trace`); it changes no draw, move or count.
         clock: the clock `time_limit` is measured on.
 
     Returns:
-        The decision: the root's most visited move, with the root's statistics and counts.
+        The decision: the root's most visited move, with the root's statistics and counts
+        (the budget and `playouts` count this search's playouts; the root's visits include
+        those `tree` carried in, `carried`).
 
     Raises:
-        ValueError: a bad budget, horizon or constant, or a terminal or stuck root.
+        ValueError: a bad budget, horizon, leaf depth or constant, or a terminal or stuck root.
     """
     budgets = [b for b in (playouts, node_limit, time_limit) if b is not None]
     if len(budgets) > 1:
@@ -188,6 +390,8 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
         if count is not None and (isinstance(count, bool) or not isinstance(count, int)
                                   or count < 1):
             raise ValueError(f"{name} must be a positive integer, got {count!r}")
+    if isinstance(leaf_depth, bool) or not isinstance(leaf_depth, int) or leaf_depth < 0:
+        raise ValueError(f"leaf_depth must be a whole number >= 0, got {leaf_depth!r}")
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
     if not c >= 0:
@@ -198,17 +402,33 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
     root_actions = tuple(legal(state, 0))
     if not root_actions:
         raise ValueError("cannot search from a state where agent 0 has no legal action")
+    if leaf_depth:
+        check_root(state, leaf_depth, legal)  # the leaf searches' depth x agents limit
+    if playouts is not None:
+        budget = f"playouts={playouts}"
+    elif node_limit is not None:
+        budget = f"nodes={node_limit}"
+    else:
+        budget = f"time={time_limit:g}"
     if len(root_actions) == 1:
-        return MCTSDecision(root_actions[0], float("nan"), 1, root_actions, 0, 1,
-                            (RootMove(root_actions[0], 0, float("nan")),), "single")
+        only = root_actions[0]
+        name = action_name(only)
+        single = MCTSTrace(name, math.nan, horizon, 1, 0, ((name, math.nan),), ((name, 0),),
+                           (name,), 0, 1, "single", budget, float(c)) if trace else None
+        return MCTSDecision(only, float("nan"), 1, root_actions, 0, 1,
+                            (RootMove(only, 0, float("nan")),), "single", single)
     deadline = None if time_limit is None else clock() + time_limit
     num_agents = state.num_agents
     draw = rng.random
-    root = _Node()
+    if tree is None:
+        tree = MCTSTree()
+    root = tree.root
+    carried = root.visits
     generated = 1
-    tree_size = 1
+    evaluations = 0
+    tree_size = tree.size
     done = 0
-    lo, hi = math.inf, -math.inf
+    lo, hi = tree.lo, tree.hi
     path: list[tuple[_Node, Any]] = []
 
     def reply(s: Any) -> Any:
@@ -223,10 +443,16 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
             if chance is None:
                 move = moves[int(draw() * len(moves))]
             else:
-                move = moves[_sample(chance(s, agent, moves), draw())]
+                move = moves[sample_index(chance(s, agent, moves), draw())]
             s = s.successor(agent, move)
             generated += 1
         return s
+
+    def counted(s: Any) -> float:
+        """The evaluation, counted (the leaf searches call it)."""
+        nonlocal evaluations
+        evaluations += 1
+        return evaluate(s)
 
     stopped = "playouts"
     while True:
@@ -274,7 +500,13 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                 depth += 1
                 if s.is_win() or s.is_lose():
                     break
-        value = float(evaluate(s))
+        if leaf_depth and not (s.is_win() or s.is_lose()) and legal(s, 0):
+            searched = _expectimax(s, leaf_depth, counted, actions=legal, chance=chance)
+            value = float(searched.value)
+            generated += searched.nodes_generated - 1  # its root is the playout's last node
+        else:
+            value = float(evaluate(s))
+            evaluations += 1
         if value < lo:
             lo = value
         if value > hi:
@@ -292,13 +524,39 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
         if deadline is not None and clock() >= deadline:
             stopped = "time"
             break
+    tree.size, tree.lo, tree.hi = tree_size, lo, hi
     stats = tuple(RootMove(a, root.counts.get(a, 0),
                            root.totals[a] / root.counts[a] if root.counts.get(a) else math.nan)
                   for a in root_actions)
     most = max(move.visits for move in stats)
     best = tuple(move for move in stats if move.visits == most)
-    return MCTSDecision(best[0].action, best[0].mean, generated,
-                        tuple(move.action for move in best), done, tree_size, stats, stopped)
+    chosen = best[0]
+    recorded = None
+    if trace:
+        recorded = MCTSTrace(
+            action_name(chosen.action), chosen.mean, horizon, generated, evaluations,
+            tuple((action_name(move.action), move.mean) for move in stats),
+            tuple((action_name(move.action), move.visits) for move in stats),
+            tuple(action_name(move) for move in _principal_variation(root, chosen.action)),
+            sum(move.visits for move in stats), tree_size, stopped, budget, float(c))
+    return MCTSDecision(chosen.action, chosen.mean, generated,
+                        tuple(move.action for move in best), done, tree_size, stats, stopped,
+                        recorded, carried)
+
+
+def _principal_variation(root: _Node, first: Any) -> list[Any]:
+    """Pacman's most visited line: `first`, then at each node below the move with the most
+    visits (ties to the first tried), while the node has a visited move."""
+    line = [first]
+    node = root.children.get(first)
+    while node is not None and node.counts:
+        best, most = None, 0
+        for move, visits in node.counts.items():
+            if visits > most:
+                best, most = move, visits
+        line.append(best)
+        node = node.children.get(best)
+    return line
 
 
 def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float) -> Any:
@@ -354,7 +612,46 @@ def greedy_playout(epsilon: float = DEFAULT_EPSILON) -> PlayoutPolicy:
     return greedy
 
 
-def _sample(probabilities: Sequence[float], draw: float) -> int:
+def adversarial_distribution(state: Any, agent: int, actions: Sequence[Any]) -> list[float]:
+    """The `adversarial` ghost model: ghost `agent` plays one of its *chasing moves*, uniformly.
+
+    A chasing move is one after which the ghost is nearest Pacman in maze distance (a scared
+    ghost: farthest from him), measured from the cell the move takes it to (a scared ghost's
+    half step: the nearest cell), `GameState.ghost_step_distances`; the same moves as the
+    escape check's `chasing_moves`. It is the directional ghost with probability 1, with maze
+    distance where the directional ghost uses Manhattan distance (a wall between them does not
+    fool it). `actions` are the ghost's legal moves in legal order, as every search passes
+    them. A state without `ghost_step_distances` (a hand-built `SearchState`) gets uniform
+    probabilities.
+    """
+    count = len(actions)
+    steps = getattr(state, "ghost_step_distances", None)
+    if count == 1 or steps is None:
+        return [1.0 / count] * count
+    distances = steps(agent)
+    if len(distances) != count:  # a subset of the legal moves: look each one up
+        known = dict(zip(state.legal_actions(agent), distances, strict=True))
+        distances = [known[action] for action in actions]
+    best = max(distances) if state.scared_timers[agent - 1] else min(distances)
+    share = 1.0 / distances.count(best)
+    return [share if distance == best else 0.0 for distance in distances]
+
+
+def ghost_chance(name: str) -> ChanceModel | None:
+    """The chance model a `ghost_model` setting names: None for uniform (the search draws a
+    legal move uniformly), the directional ghost's distribution, or `adversarial_distribution`.
+
+    Raises:
+        ValueError: an unknown name.
+    """
+    if name == "adversarial":
+        return adversarial_distribution
+    if name not in SEARCH_GHOST_MODELS:
+        raise ValueError(f"unknown ghost_model {name!r} (choose {' or '.join(GHOST_MODELS)})")
+    return chance_model(name)
+
+
+def sample_index(probabilities: Sequence[float], draw: float) -> int:
     """The index `draw` (uniform in [0, 1)) falls on in the cumulative `probabilities`."""
     total = 0.0
     for index, weight in enumerate(probabilities):
@@ -364,7 +661,7 @@ def _sample(probabilities: Sequence[float], draw: float) -> int:
     return len(probabilities) - 1
 
 
-def _evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
+def named_evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
     """The evaluation function a setting names, and the name `describe` shows for it."""
     if callable(spec):
         return spec, getattr(spec, "__name__", type(spec).__name__)
@@ -375,44 +672,27 @@ def _evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
     return resolve_evaluation(spec), spec
 
 
-def _optional_positive_int(name: str, value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return f"{name} must be a positive integer, got {value!r}"
-    return None
-
-
-def _optional_seconds(name: str, value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            0 < value < math.inf):
-        return f"{name} must be a number of seconds > 0, got {value!r}"
-    return None
-
-
-def _exploration(name: str, value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            0 <= value < math.inf):
-        return f"{name} must be a number >= 0, got {value!r}"
-    return None
+def _leaf_depth(name: str, value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"{name} must be a whole number >= 0, got {value!r}"
+    return None if value == 0 else positive_int(name, value)
 
 
 @dataclass(frozen=True)
 class MCTSSettings(AgentSettings):
-    """MCTS's settings: one budget (playouts, nodes or time), the playouts' horizon and
-    evaluation, UCB's constant and the ghosts' model."""
+    """MCTS's settings: one budget (playouts, nodes or time), the playouts' horizon, policy and
+    evaluation, UCB's constant, the ghosts' model, tree reuse, the hybrid's leaf search and the
+    trace."""
 
     playouts: int | None = setting(
         None, f"playouts per move (deterministic); with no budget given, {DEFAULT_PLAYOUTS}",
-        check=_optional_positive_int)
+        check=optional_count)
     nodes: int | None = setting(
         None, "nodes per move (root plus every successor, tree and playouts; looked at between "
-        "playouts); deterministic", check=_optional_positive_int)
+        "playouts); deterministic", check=optional_count)
     time: float | None = setting(
         None, "seconds per move (looked at between playouts); give only one of playouts, "
-        "nodes, time", check=_optional_seconds)
+        "nodes, time", check=optional_seconds)
     horizon: int = setting(
         10, "Pacman moves from the root after which a playout stops and is evaluated",
         check=positive_int)
@@ -420,10 +700,12 @@ class MCTSSettings(AgentSettings):
         "score", "how a playout's last position is valued (as for the plain searches); values "
         "are min-max normalised for UCB", check=evaluation_spec)
     c: float = setting(1.0, "UCB1's exploration constant (values in [0, 1]); 0: greedy",
-                       check=_exploration)
+                       check=finite_non_negative)
     ghost_model: str = setting(
-        "uniform", "how the ghosts' replies are sampled: uniform, or directional (the "
-        "directional ghost's own distribution)", check=one_of(*GHOST_MODELS))
+        "uniform", "how the ghosts' replies are sampled: uniform, directional (the directional "
+        "ghost's own distribution), or adversarial (a move that brings the ghost nearest "
+        "Pacman in maze distance, farthest while scared; ties uniformly)",
+        check=one_of(*GHOST_MODELS))
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -437,6 +719,23 @@ class MCTSSettings(AgentSettings):
     epsilon: float = setting(
         DEFAULT_EPSILON, "playout=greedy only: the chance of a uniformly random playout move",
         check=probability, late=True)
+    reuse: bool = setting(
+        False, "keep the tree from move to move: when the position to search is one the game "
+        "reached by the last search's move and one move of every ghost, the subtree under that "
+        "move is the new root, its statistics kept (times decay); otherwise a new tree. The "
+        "budget counts this move's playouts or nodes", check=switch, late=True)
+    decay: float = setting(
+        1.0, "reuse=true only: the kept tree's visit counts are multiplied by it (rounded "
+        "down; each mean kept; a move left with 0 visits is dropped)", check=probability,
+        late=True)
+    leaf_depth: int = setting(
+        0, "the hybrid: a playout's cut-off position is valued by an expectimax search this "
+        "many plies deep (the ghosts by ghost_model, Pacman's moves as in the tree) under the "
+        "evaluation; its nodes count. 0: the evaluation alone", check=_leaf_depth, late=True)
+    trace: bool = setting(
+        False, "record each move's root statistics (visits and mean value per root move, the "
+        "most visited line, playouts, tree size) in last_decision.trace; it changes no "
+        "decision and batches leave it out", check=switch, late=True, observing=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -447,11 +746,14 @@ class MCTSSettings(AgentSettings):
         if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
                                 f"{self.playout}")
+        if not self.reuse and self.decay != 1.0:
+            raise SettingsError("decay applies only to reuse=true")
 
 
 class MCTSAgent(BaseAgent[MCTSSettings]):
     """Monte Carlo tree search (UCT, open-loop, ghosts sampled from a model) under a playout,
-    node or time budget; see `pacman.agents.mcts`."""
+    node or time budget, its tree kept from move to move with `reuse`; see
+    `pacman.agents.mcts`."""
 
     Settings = MCTSSettings
 
@@ -465,13 +767,17 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
             self.playouts = chosen.playouts
         self.nodes, self.time = chosen.nodes, chosen.time
         self.horizon, self.c = chosen.horizon, float(chosen.c)
-        self.evaluation, self._evaluation_name = _evaluation(chosen.evaluation)
+        self.evaluation, self._evaluation_name = named_evaluation(chosen.evaluation)
         self.ghost_model = chosen.ghost_model
-        self._chance = chance_model(self.ghost_model)
+        self._chance = ghost_chance(self.ghost_model)
         self._actions: ActionGenerator | None = None if chosen.allow_stop else (
             actions_without_stop)
         self.playout, self.epsilon = chosen.playout, float(chosen.epsilon)
         self._playout = greedy_playout(self.epsilon) if self.playout == "greedy" else None
+        self.trace = chosen.trace
+        self.reuse, self.decay = chosen.reuse, float(chosen.decay)
+        self.leaf_depth = chosen.leaf_depth
+        self._kept: tuple[Any, Any, MCTSTree] | None = None  # reuse: state, move, tree
         self.last_decision: MCTSDecision | None = None
 
     def settings_text(self) -> str:
@@ -489,20 +795,71 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
             parts.append("allow_stop=False")
         if self.playout != "random":
             parts.append(f"playout={self.playout} epsilon={self.epsilon:g}")
+        if self.reuse:
+            parts.append("reuse=True" if self.decay == 1.0 else f"reuse=True decay={self.decay:g}")
+        if self.leaf_depth:
+            parts.append(f"leaf_depth={self.leaf_depth}")
         return " ".join(parts)
+
+    def register_initial_state(self, state: SearchState) -> None:
+        """A new game: no tree is kept from an earlier one."""
+        self._kept = None
 
     def get_action(self, state: SearchState) -> Any:
         """Search from `state` and return the most visited root move (also kept, with the
         search's statistics, in `last_decision`).
 
         The search draws from its own generator, seeded by one draw of the game's: the game's
-        generator moves by one draw a move, whatever the budget.
+        generator moves by one draw a move, whatever the budget. With `reuse`, the tree of
+        the last search goes on when `state` follows from its move (`follows`), else a new
+        tree is grown (a new game, a replayed or explained position).
         """
         search_rng = random.Random(self.rng.getrandbits(64))
+        tree = None
+        if self.reuse:
+            tree = MCTSTree()
+            if self._kept is not None:
+                before, move, kept = self._kept
+                self._kept = None
+                if follows(before, move, state):
+                    tree = kept.subtree(move, self.decay)
         decision = mcts_search(state, self.evaluation, search_rng, playouts=self.playouts,
                                node_limit=self.nodes,
                                time_limit=None if self.time is None else float(self.time),
                                horizon=self.horizon, c=self.c, chance=self._chance,
-                               actions=self._actions, playout=self._playout)
+                               actions=self._actions, playout=self._playout,
+                               leaf_depth=self.leaf_depth, tree=tree, trace=self.trace)
+        if tree is not None:
+            self._kept = (state, decision.action, tree)
         self.last_decision = decision
         return decision.action
+
+
+def follows(before: SearchState, action: Any, after: SearchState) -> bool:
+    """True when `after` is a position the game reaches from `before` by agent 0's `action`
+    and then one move of every other agent (in turn; an agent with no legal move passes), the
+    game not ended on the way: the next position Pacman is asked about in the same game.
+
+    Every combination of the ghosts' moves is generated (at most the product of their legal
+    moves' counts; these `successor()` calls are no search's and count in no node total) and
+    compared with `after` by `==`; a state whose class compares by identity never follows.
+    """
+    if after.num_agents != before.num_agents:
+        return False
+    try:
+        frontier = [before.successor(0, action)]
+    except Exception:  # not a legal move there: not this game
+        return False
+    for agent in range(1, before.num_agents):
+        reached: list[Any] = []
+        for position in frontier:
+            if position.is_win() or position.is_lose():
+                continue  # the game ended: Pacman is not asked again
+            moves = position.legal_actions(agent)
+            if moves:
+                reached.extend(position.successor(agent, move) for move in moves)
+            else:
+                reached.append(position)
+        frontier = reached
+    return any(position == after and not (position.is_win() or position.is_lose())
+               for position in frontier)

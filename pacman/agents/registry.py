@@ -74,6 +74,9 @@ AGENTS: tuple[AgentEntry, ...] = (
                "expectiminimax: each ghost a min or a chance layer (kinds=min,chance)"),
     AgentEntry("MaxnGhost", "pacman.agents.maxn_ghost", "maxn", "ghost",
                "max^n search with its own utilities (cooperative or competitive)"),
+    AgentEntry("MCTSGhost", "pacman.agents.mcts_ghosts", "mcts", "ghost",
+               "Monte Carlo tree search from its own turn: paranoid (the team against Pacman) "
+               "or max^n"),
 )
 
 

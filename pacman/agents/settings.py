@@ -22,6 +22,7 @@ int as it is given (`time=0` stays the int 0 in a batch key, as it always has).
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -34,8 +35,7 @@ __all__ = [
     "AgentSettings", "setting", "SettingField",
     # the checks the shipped agents share
     "evaluation_spec", "positive_int", "whole_number", "at_least_one", "non_negative", "switch",
-    "probability",
-    "one_of",
+    "probability", "one_of", "finite_non_negative", "optional_count", "optional_seconds",
 ]
 
 Check = Callable[[str, Any], "str | None"]
@@ -187,6 +187,34 @@ def non_negative(name: str, value: Any) -> str | None:
     """A number >= 0 (seconds, a margin)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         return f"{name} must be a number >= 0, got {value!r}"
+    return None
+
+
+def finite_non_negative(name: str, value: Any) -> str | None:
+    """A finite number >= 0 (an exploration constant)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            0 <= value < math.inf):
+        return f"{name} must be a number >= 0, got {value!r}"
+    return None
+
+
+def optional_count(name: str, value: Any) -> str | None:
+    """None (not given) or a positive whole number (a budget of playouts or nodes; no depth
+    cap)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"{name} must be a positive integer, got {value!r}"
+    return None
+
+
+def optional_seconds(name: str, value: Any) -> str | None:
+    """None (not given) or a finite number of seconds > 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            0 < value < math.inf):
+        return f"{name} must be a number of seconds > 0, got {value!r}"
     return None
 
 

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import json
+import math
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pacman import Direction, GameState, load_layout, parse_layout, run_game
-from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.ghosts import DirectionalGhost, directional_distribution
 from pacman.agents.mcts import (
     DEFAULT_PLAYOUTS,
     MCTSAgent,
+    MCTSDecision,
     MCTSSettings,
+    MCTSTrace,
+    MCTSTree,
+    adversarial_distribution,
+    follows,
+    ghost_chance,
     greedy_playout,
     mcts_search,
 )
@@ -121,7 +130,7 @@ def _game(seed: int, ghost_model: str = "uniform") -> tuple[Any, ...]:
     return record.outcome, record.score, record.actions, record.pacman_nodes
 
 
-@pytest.mark.parametrize("ghost_model", ["uniform", "directional"])
+@pytest.mark.parametrize("ghost_model", ["uniform", "directional", "adversarial"])
 def test_same_seed_same_game_in_process(ghost_model: str) -> None:
     first = _game(5, ghost_model)
     assert first == _game(5, ghost_model)
@@ -139,6 +148,26 @@ def test_same_seed_same_game_in_a_subprocess(capsys: pytest.CaptureFixture[str])
     game_line = [line for line in here.splitlines() if line.startswith("game 1:")]
     assert game_line, here  # outcome, score and moves
     assert here == there
+
+
+def test_reuse_and_the_hybrid_play_the_same_game_in_a_subprocess(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def argv(path: Path) -> list[str]:
+        return ["play", "-p", "mcts", "-a", "playouts=30,horizon=5,reuse=true,decay=0.5,"
+                "leaf_depth=1,ghost_model=adversarial,playout=greedy", "-g", "DirectionalGhost",
+                "-l", "smallClassic", "--seed", "3", "-q", "--max-moves", "12", "--record",
+                str(path), "--trace"]
+
+    assert main(argv(tmp_path / "here.json")) == 0
+    capsys.readouterr()
+    subprocess.run([sys.executable, "-m", "pacman", *argv(tmp_path / "there.json")],
+                   capture_output=True, text=True, check=True)
+    here, there = (json.loads((tmp_path / name).read_text()) for name in ("here.json",
+                                                                           "there.json"))
+    assert len(here["pacman_traces"]) == 12
+    assert [t["playouts"] > 30 for t in here["pacman_traces"]][1:] == [True] * 11  # reused
+    for key in ("actions", "score", "pacman_nodes", "pacman_traces"):
+        assert here[key] == there[key], key
 
 
 # --------------------------------------------------------------------------- positions
@@ -213,7 +242,13 @@ def test_equally_good_noisy_moves_are_not_starved(seed: int) -> None:
     ({"playouts": 10, "time": 0.1}, "give one budget, not playouts and time"),
     ({"c": -1}, "c must be a number >= 0, got -1"),
     ({"horizon": 0}, "horizon must be a positive integer"),
-    ({"ghost_model": "smart"}, r"unknown ghost_model 'smart' \(choose uniform or directional\)"),
+    ({"ghost_model": "smart"}, r"unknown ghost_model 'smart' \(choose uniform or directional or "
+                               r"adversarial\)"),
+    ({"leaf_depth": -1}, "leaf_depth must be a whole number >= 0, got -1"),
+    ({"leaf_depth": 301}, r"leaf_depth must be at most 300 \(the deepest search is 300 moves"),
+    ({"decay": 1.5, "reuse": True}, "decay must be a number between 0 and 1, got 1.5"),
+    ({"decay": 0.5}, r"decay applies only to reuse=true"),
+    ({"reuse": "yes"}, "reuse must be true or false, got 'yes'"),
 ])
 def test_bad_settings_are_refused(values: dict[str, Any], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
@@ -394,3 +429,432 @@ def test_playout_settings() -> None:
     with pytest.raises(SettingsError, match="epsilon applies only to playout=greedy, not to "
                                             "playout=random"):
         MCTSSettings(epsilon=0.2)
+
+
+# --------------------------------------------------------------------------- the trace
+
+SUMMARY_KEYS = ["method", "action", "value", "depth", "nodes_generated", "evaluations", "cuts",
+                "pruned", "root_values", "root_visits", "principal_variation", "playouts",
+                "tree_size", "stopped", "budget", "c"]
+
+
+def untraced(decision: MCTSDecision) -> MCTSDecision:
+    """The decision without its trace, for comparing a traced search with an untraced one."""
+    return MCTSDecision(decision.action, decision.value, decision.nodes_generated,
+                        decision.best_actions, decision.playouts, decision.tree_size,
+                        decision.root, decision.stopped)
+
+
+@pytest.mark.parametrize("budget", [{"playouts": 60}, {"node_limit": 700}])
+def test_the_trace_is_the_searchs_own_counts_and_changes_nothing(budget: dict[str, int]) -> None:
+    state = GameState.initial(load_layout("smallClassic"))
+    plain = mcts_search(state, score_evaluation, random.Random(4), horizon=5, **budget)
+    traced = mcts_search(state, score_evaluation, random.Random(4), horizon=5, trace=True,
+                         **budget)
+    assert plain.trace is None and isinstance(traced.trace, MCTSTrace)
+    assert untraced(traced) == plain
+    summary = traced.trace.summary()
+    assert list(summary) == SUMMARY_KEYS and traced.trace.to_json() == summary
+    names = [move.action.value for move in plain.root]
+    assert summary["root_visits"] == [[m.action.value, m.visits] for m in plain.root]
+    assert summary["root_values"] == [[m.action.value, m.mean] for m in plain.root]
+    assert sum(visits for _, visits in summary["root_visits"]) == summary["playouts"]
+    assert summary["playouts"] == summary["evaluations"] == plain.playouts
+    assert {key: summary[key] for key in ("method", "action", "value", "depth",
+                                          "nodes_generated", "cuts", "pruned", "tree_size",
+                                          "stopped", "c")} == {
+        "method": "mcts", "action": plain.action.value, "value": plain.value, "depth": 5,
+        "nodes_generated": plain.nodes_generated, "cuts": 0, "pruned": 0,
+        "tree_size": plain.tree_size, "stopped": plain.stopped, "c": 1.0}
+    assert summary["budget"] == ("playouts=60" if "playouts" in budget else "nodes=700")
+    line = summary["principal_variation"]
+    assert line[0] == [0, plain.action.value] and 1 < len(line) <= 5
+    assert all(agent == 0 and move in {"North", "South", "East", "West", "Stop"}
+               for agent, move in line) and names == list(state.legal_actions(0))
+
+
+def test_the_principal_variation_follows_the_most_visits_ties_to_the_first_tried() -> None:
+    """Five playouts, a constant value: a, b, then a (a's child tries a), b (b's child tries
+    a), a (a's child tries b). The root: a 3, b 2; a's child: a 1, b 1 -> a; the node after
+    a, a was added but never passed through, so the line ends there."""
+    decision = mcts_search(Symmetric("ab"), lambda s: 0.0, random.Random(0), playouts=5,
+                           horizon=3, trace=True)
+    assert decision.trace is not None
+    summary = decision.trace.summary()
+    assert summary["root_visits"] == [["a", 3], ["b", 2]]
+    assert summary["root_values"] == [["a", 0.0], ["b", 0.0]]
+    assert summary["principal_variation"] == [[0, "a"], [0, "a"]]
+    assert summary["tree_size"] == decision.tree_size == 6  # root, a, b, aa, ba, ab
+
+
+def test_a_single_move_has_a_trace_without_a_search() -> None:
+    decision = mcts_search(Symmetric("a"), lambda s: 0.0, random.Random(0), time_limit=0.25,
+                           trace=True)
+    assert decision.trace is not None
+    assert decision.trace.summary() == {
+        "method": "mcts", "action": "a", "value": "nan", "depth": 10, "nodes_generated": 1,
+        "evaluations": 0, "cuts": 0, "pruned": 0, "root_values": [["a", "nan"]],
+        "root_visits": [["a", 0]], "principal_variation": [[0, "a"]], "playouts": 0,
+        "tree_size": 1, "stopped": "single", "budget": "time=0.25", "c": 1.0}
+
+
+def test_a_traced_game_keeps_every_moves_summary_and_plays_the_same_game() -> None:
+    def game(trace: bool) -> Any:
+        pacman = make_agent("mcts", "pacman", {"playouts": 30, "horizon": 6, "trace": trace,
+                                               "ghost_model": "directional"})
+        return run_game(load_layout("smallClassic"), pacman,
+                        [DirectionalGhost(1), DirectionalGhost(2)], seed=5, max_moves=20)
+
+    plain, traced = game(False), game(True)
+    assert plain.pacman_traces == ()
+    assert (traced.outcome, traced.score, traced.actions, traced.pacman_nodes) == (
+        plain.outcome, plain.score, plain.actions, plain.pacman_nodes)
+    traces = traced.pacman_traces
+    assert len(traces) == traced.pacman_moves == 20
+    assert [t["nodes_generated"] for t in traces] == list(traced.pacman_nodes)
+    assert [t["action"] for t in traces] == list(traced.actions[::3])
+    assert all(t["method"] == "mcts" and t["playouts"] == 30 and t["budget"] == "playouts=30"
+               and sum(n for _, n in t["root_visits"]) == 30 for t in traces)
+
+
+def test_play_trace_records_mcts_searches(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mcts.json"
+    assert main(["play", "-q", "-p", "mcts", "-a", "playouts=20,horizon=4", "-l",
+                 "smallClassic", "--seed", "2", "--max-moves", "5", "--record", str(path),
+                 "--trace"]) == 0
+    capsys.readouterr()
+    data = json.loads(path.read_text())
+    assert [t["method"] for t in data["pacman_traces"]] == ["mcts"] * 5
+    assert [t["nodes_generated"] for t in data["pacman_traces"]] == data["pacman_nodes"]
+
+
+# --------------------------------------------------------------------------- the adversarial model
+
+BEHIND_A_WALL = """
+%%%%%%%
+%P    %
+%%%%% %
+%  G  %
+%%%%%%%
+"""
+
+
+def test_the_adversarial_ghost_chases_by_maze_distance_where_the_directional_one_does_not() -> None:
+    """The ghost below the wall: West is nearer Pacman as the crow flies (Manhattan 3 against
+    5), East by the maze (7 steps against 9)."""
+    state = position(BEHIND_A_WALL)
+    assert state.legal_actions(1) == (WEST, EAST)
+    assert state.ghost_step_distances(1) == (9, 7)
+    assert adversarial_distribution(state, 1, state.legal_actions(1)) == [0.0, 1.0]
+    assert directional_distribution(state, 1, state.legal_actions(1)) == pytest.approx([0.9, 0.1])
+    # a subset of the moves is looked up move by move
+    assert adversarial_distribution(state, 1, [EAST]) == [1.0]
+
+
+def test_the_adversarial_ghost_shares_ties_and_flees_when_scared() -> None:
+    fork = position("%%%%%%%\n%  P  %\n%% % %%\n%% G %%\n%%%%%%%\n")
+    assert fork.legal_actions(1) == (WEST, EAST) and fork.ghost_step_distances(1) == (3, 3)
+    assert adversarial_distribution(fork, 1, (WEST, EAST)) == [0.5, 0.5]
+    start = position("%%%%%%%%%\n%  G Po %\n%%%%%%%%%\n")
+    assert start.ghost_step_distances(1) == (3, 1)
+    assert adversarial_distribution(start, 1, (WEST, EAST)) == [0.0, 1.0]
+    scared = start.successor(0, EAST)  # the capsule
+    assert scared.scared_timers == (40,) and scared.ghost_step_distances(1) == (3, 2)
+    assert adversarial_distribution(scared, 1, (WEST, EAST)) == [1.0, 0.0]
+
+
+def test_the_adversarial_model_is_uniform_on_a_hand_built_game() -> None:
+    assert adversarial_distribution(Symmetric(), 1, ["x", "y"]) == [0.5, 0.5]
+    assert ghost_chance("adversarial") is adversarial_distribution
+    assert ghost_chance("directional") is directional_distribution
+    assert ghost_chance("uniform") is None
+    with pytest.raises(ValueError, match=r"unknown ghost_model 'smart' \(choose uniform or "
+                                         r"directional or adversarial\)"):
+        ghost_chance("smart")
+
+
+# --------------------------------------------------------------------------- tree reuse
+
+def edges(node: Any, prefix: str = "") -> dict[str, tuple[int, float]]:
+    """Every (node, move) of a tree, named by its moves from the root: visits and mean."""
+    found = {}
+    for move, count in node.counts.items():
+        found[prefix + move] = (count, node.totals[move] / count)
+        if move in node.children:
+            found.update(edges(node.children[move], prefix + move))
+    return found
+
+
+def test_a_subtree_is_the_node_after_the_move_with_its_statistics() -> None:
+    """The five playouts of the principal-variation test: the root a 3, b 2; a's node a 1,
+    b 1 (their nodes added, never passed through); b's node a 1."""
+    tree = MCTSTree()
+    mcts_search(Symmetric("ab"), lambda s: 0.0, random.Random(0), playouts=5, horizon=3,
+                tree=tree)
+    assert (tree.size, tree.visits, tree.lo, tree.hi) == (6, 5, 0.0, 0.0)
+    assert edges(tree.root) == {"a": (3, 0.0), "aa": (1, 0.0), "ab": (1, 0.0), "b": (2, 0.0),
+                                "ba": (1, 0.0)}
+    after_a = tree.subtree("a")
+    assert (after_a.size, after_a.visits, after_a.lo, after_a.hi) == (3, 2, 0.0, 0.0)
+    assert edges(after_a.root) == {"a": (1, 0.0), "b": (1, 0.0)}
+    assert (tree.subtree("b").size, tree.subtree("b").visits) == (2, 1)
+    # halved, a's two single visits are dropped: nothing is left, a new tree
+    for empty in (tree.subtree("a", 0.5), tree.subtree("c"), tree.subtree("a", 0)):
+        assert (empty.size, empty.visits, empty.lo, empty.hi, empty.root.children) == (
+            1, 0, math.inf, -math.inf, {})
+    with pytest.raises(ValueError, match="decay must be a number between 0 and 1, got 2"):
+        tree.subtree("a", 2)
+
+
+def test_decay_rounds_every_count_down_and_keeps_every_mean() -> None:
+    tree = MCTSTree()
+    mcts_search(Symmetric("ab"), lambda s: s.score, random.Random(3), playouts=200, horizon=9,
+                tree=tree)
+    before = edges(tree.root.children["b"])
+    lo, hi = tree.lo, tree.hi
+    kept = tree.subtree("b", 0.5)
+    after = edges(kept.root)
+    assert after.keys() == {name for name, (count, _) in before.items()
+                            if count >= 2 and all(before[name[:k]][0] >= 2
+                                                  for k in range(1, len(name)))}
+    assert len(after) < len(before)
+    for name, (count, mean) in after.items():
+        assert count == before[name][0] // 2
+        assert mean == pytest.approx(before[name][1], rel=1e-12)
+    assert kept.visits == sum(count for name, (count, _) in after.items() if len(name) == 1)
+    below = _child_names(kept)
+    assert kept.size == 1 + len(below) and below <= after.keys()  # no node under a dropped move
+    assert (kept.lo, kept.hi) == (lo, hi)
+
+
+def _child_names(tree: MCTSTree) -> set[str]:
+    """The names of the nodes below a tree's root (by their moves from it)."""
+    names, stack = set(), [("", tree.root)]
+    while stack:
+        prefix, node = stack.pop()
+        for move, child in node.children.items():
+            names.add(prefix + move)
+            stack.append((prefix + move, child))
+    return names
+
+
+def test_follows_knows_the_next_position_of_the_same_game() -> None:
+    state = position(GHOST_EAST)
+    after_west = state.successor(0, WEST)
+    replies = [after_west.successor(1, move) for move in after_west.legal_actions(1)]
+    assert len(replies) == 2
+    assert all(follows(state, WEST, reply) for reply in replies)
+    assert not follows(state, STOP, replies[0])  # another move of Pacman's
+    assert not follows(state, WEST, after_west)  # the ghost has not replied
+    assert not follows(state, WEST, state)  # the same position again (explain, replay)
+    assert not follows(state, EAST, state.successor(0, EAST))  # caught: the game is over
+    assert not follows(state, Direction.NORTH, replies[0])  # not a legal move
+    assert not follows(state, WEST, position(LAST_DOT))  # another game
+    assert not follows(replies[0], WEST, replies[0].successor(0, WEST).successor(1, WEST)
+                       .successor(0, WEST))  # two moves on
+    assert not follows(Symmetric(), "a", Symmetric().successor(0, "a").successor(1, "x"))
+
+
+class Watched(MCTSAgent):
+    """An MCTS agent that notes, before each search, the visits the kept tree should carry
+    in (the node after its last move, its counts times decay rounded down), and after it the
+    decision."""
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**values)
+        self.expected: list[int] = []
+        self.decisions: list[MCTSDecision] = []
+
+    def get_action(self, state: Any) -> Any:
+        expected = 0
+        if self._kept is not None:
+            before, move, tree = self._kept
+            node = tree.root.children.get(move)
+            if node is not None and follows(before, move, state):
+                expected = sum(int(count * self.decay) for count in node.counts.values())
+        self.expected.append(expected)
+        action = super().get_action(state)
+        assert self.last_decision is not None
+        self.decisions.append(self.last_decision)
+        return action
+
+
+@pytest.mark.parametrize("decay", [1.0, 0.5])
+def test_a_reused_tree_carries_the_visits_under_the_move_played(decay: float) -> None:
+    pacman = Watched(playouts=40, horizon=6, reuse=True, decay=decay, trace=True)
+    record = run_game(load_layout("smallClassic"), pacman,
+                      [DirectionalGhost(1), DirectionalGhost(2)], seed=5, max_moves=15)
+    decisions = pacman.decisions
+    assert len(decisions) == record.pacman_moves == 15
+    assert [d.carried for d in decisions] == pacman.expected
+    assert pacman.expected[0] == 0 and min(pacman.expected[1:]) > 0
+    for decision in decisions:
+        assert decision.playouts == 40  # the budget: this move's playouts
+        assert sum(move.visits for move in decision.root) == 40 + decision.carried
+        assert decision.trace is not None
+        summary = decision.trace.summary()
+        assert summary["playouts"] == 40 + decision.carried == sum(
+            visits for _, visits in summary["root_visits"])
+        assert summary["evaluations"] == 40
+
+
+def reuse_game(seed: int, **values: Any) -> tuple[Any, ...]:
+    pacman = make_agent("mcts", "pacman", {"horizon": 6, "reuse": True, **values})
+    record = run_game(load_layout("smallClassic"), pacman,
+                      [DirectionalGhost(1), DirectionalGhost(2)], seed=seed, max_moves=25)
+    return record.outcome, record.score, record.actions, record.pacman_nodes
+
+
+def test_reuse_same_seed_same_game_with_a_playout_or_node_budget() -> None:
+    first = reuse_game(5, playouts=30)
+    assert first == reuse_game(5, playouts=30)
+    assert first != _game(5)  # the kept statistics change the choices
+    by_nodes = reuse_game(5, nodes=900, decay=0.5)
+    assert by_nodes == reuse_game(5, nodes=900, decay=0.5)
+    # the node budget counts this move's nodes: each move stops at the first playout past it
+    assert all(900 <= nodes < 900 + 6 * 3 for nodes in by_nodes[3])
+
+
+def test_reuse_starts_afresh_on_a_position_that_does_not_follow() -> None:
+    agent = MCTSAgent(playouts=30, reuse=True)
+    state = GameState.initial(load_layout("smallClassic"))
+    agent.get_action(state)
+    move = agent.get_action(state)  # the same position again, as explain asks
+    assert agent.last_decision is not None and agent.last_decision.carried == 0
+    follower = state.successor(0, move)
+    for ghost in (1, 2):
+        follower = follower.successor(ghost, follower.legal_actions(ghost)[0])
+    agent.get_action(follower)
+    assert agent.last_decision.carried > 0
+    agent.get_action(position(GHOST_EAST))  # another game
+    assert agent.last_decision.carried == 0
+    agent.register_initial_state(state)  # a new game forgets the tree
+    assert agent._kept is None
+
+
+def test_reuse_settings_are_described() -> None:
+    assert MCTSAgent(reuse=True).describe() == (
+        "MCTSAgent playouts=200 score horizon=10 c=1 reuse=True")
+    assert MCTSAgent(reuse=True, decay=0.5, leaf_depth=1).describe() == (
+        "MCTSAgent playouts=200 score horizon=10 c=1 reuse=True decay=0.5 leaf_depth=1")
+    assert MCTSAgent(leaf_depth=2).describe().endswith(" c=1 leaf_depth=2")
+    assert MCTSAgent(reuse=True, trace=True).settings.changed() == {"reuse": True,
+                                                                      "trace": True}
+    batch = MCTSSettings.batch_settings({"trace": True, "playouts": 5})
+    assert "trace" not in batch and {"reuse", "decay", "leaf_depth"}.isdisjoint(batch)
+    assert MCTSSettings.batch_settings({"reuse": True})["reuse"] is True
+
+
+# --------------------------------------------------------------------------- the hybrid
+
+def test_the_leaf_search_values_the_cut_off_and_its_nodes_count() -> None:
+    """Symmetric, horizon 2: a playout makes 4 successor() calls (two moves of each agent);
+    a depth-1 leaf search 12 more (4 Pacman moves, 2 replies each) and 8 evaluations, and
+    values the cut-off at its y count plus 0.5 (one more reply, y half the time)."""
+    plain = mcts_search(Symmetric(), lambda s: s.score, random.Random(0), playouts=10,
+                        horizon=2, trace=True)
+    hybrid = mcts_search(Symmetric(), lambda s: s.score, random.Random(0), playouts=10,
+                         horizon=2, leaf_depth=1, trace=True)
+    assert plain.trace is not None and hybrid.trace is not None
+    assert (plain.nodes_generated, plain.trace.evaluations) == (1 + 10 * 4, 10)
+    assert (hybrid.nodes_generated, hybrid.trace.evaluations) == (1 + 10 * (4 + 12), 80)
+    # the same draws (the leaf search draws none), so the same leaves, each valued 0.5 more
+    assert [m.visits for m in hybrid.root] == [m.visits for m in plain.root]
+    assert [m.mean for m in hybrid.root] == [m.mean + 0.5 for m in plain.root]
+
+
+def test_the_leaf_search_sees_the_dot_past_the_horizon() -> None:
+    """No ghost, a one-move horizon: plain playouts value every move -1 (one step); a depth-1
+    leaf search finds the dot one step further: West and East 8 (-2 + 10), Stop -2."""
+    state = position(TWO_WAYS)
+    plain = mcts_search(state, score_evaluation, random.Random(0), playouts=30, horizon=1)
+    assert [m.mean for m in plain.root] == [-1.0, -1.0, -1.0]
+    hybrid = mcts_search(state, score_evaluation, random.Random(0), playouts=30, horizon=1,
+                         leaf_depth=1, trace=True)
+    assert [(m.action, m.mean) for m in hybrid.root] == [(WEST, 8.0), (STOP, -2.0), (EAST, 8.0)]
+    assert hybrid.action in (WEST, EAST)
+    assert hybrid.nodes_generated == 1 + 30 * (1 + 3)  # the move and its three replies
+    assert hybrid.trace is not None and hybrid.trace.evaluations == 30 * 3
+
+
+def test_a_leaf_search_too_deep_for_the_agents_is_refused() -> None:
+    state = GameState.initial(load_layout("smallClassic"))
+    with pytest.raises(ValueError, match="search depth 101 with 3 agents is 303 moves deep"):
+        mcts_search(state, score_evaluation, random.Random(0), leaf_depth=101)
+    with pytest.raises(ValueError, match="leaf_depth must be a whole number >= 0, got -1"):
+        mcts_search(state, score_evaluation, random.Random(0), leaf_depth=-1)
+
+
+def test_hybrid_same_seed_same_game() -> None:
+    first = reuse_game(4, playouts=20, leaf_depth=1, ghost_model="adversarial")
+    assert first == reuse_game(4, playouts=20, leaf_depth=1, ghost_model="adversarial")
+    assert first != reuse_game(4, playouts=20, ghost_model="adversarial")
+
+
+# --------------------------------------------------------------------------- exact search agrees
+
+WIN_IN_TWO = """
+%%%%%%%%%
+%..P  G %
+%%%%%%%%%
+"""
+
+DOT_AND_GHOST = """
+%%%%%%%%%%
+%   .PG  %
+%% %%%%% %
+%.       %
+%%%%%%%%%%
+"""
+
+
+@pytest.mark.parametrize("ghost_model", ["uniform", "directional", "adversarial"])
+def test_it_takes_the_forced_win_in_two_with_a_ghost_behind(ghost_model: str) -> None:
+    state = position(WIN_IN_TWO)
+    exact = alphabeta(state, 2, score_evaluation)
+    assert exact.action == WEST and exact.value > 500  # two dots west, then the game is won
+    for seed in range(3):
+        agent = MCTSAgent(playouts=200, ghost_model=ghost_model)
+        agent.set_rng(random.Random(seed))
+        assert agent.get_action(state) == WEST
+
+
+def test_the_adversarial_model_avoids_the_losses_alphabeta_proves() -> None:
+    """The ghost is next to Pacman: Stop and East lose at once against a chasing ghost
+    (alphabeta: -501), West eats a dot and gets away. Under the adversarial model every playout
+    after Stop or East is lost, so their means are exactly -501."""
+    state = position(DOT_AND_GHOST)
+    exact = alphabeta(state, 2, score_evaluation, trace=True)
+    assert exact.trace is not None and exact.action == WEST
+    assert dict(exact.trace.root_values) == {"West": 8.0, "Stop": -501.0, "East": -501.0}
+    for seed in range(5):
+        for playout in ("random", "greedy"):
+            agent = MCTSAgent(playouts=200, ghost_model="adversarial", playout=playout)
+            agent.set_rng(random.Random(seed))
+            assert agent.get_action(state) == WEST
+            assert agent.last_decision is not None
+            means = {m.action: m.mean for m in agent.last_decision.root}
+            assert means[STOP] == means[EAST] == -501.0
+
+
+def test_adversarial_greedy_playouts_avoid_the_dead_end_bait() -> None:
+    """Measured, not by construction: adversarial ghosts and greedy playouts chose South in 6
+    of 6 seeds (random playouts: 5 of 6, East once)."""
+    state = position(BAIT)
+    for seed in range(5):
+        agent = MCTSAgent(playouts=200, ghost_model="adversarial", playout="greedy")
+        agent.set_rng(random.Random(seed))
+        assert agent.get_action(state) == SOUTH
+
+
+def test_equal_moves_of_a_pacman_position_get_visits_one_apart() -> None:
+    """No ghost and a constant value: every root move's normalised mean is 0.5, so UCB1
+    picks the least visited, ties to legal order: 301 playouts are 101, 100, 100."""
+    state = position(TWO_WAYS)
+    for extra in ({}, {"leaf_depth": 1}, {"tree": MCTSTree()}):
+        decision = mcts_search(state, lambda s: 0.0, random.Random(0), playouts=301,
+                               horizon=4, **extra)  # type: ignore[arg-type]
+        assert [(m.action, m.visits) for m in decision.root] == [(WEST, 101), (STOP, 100),
+                                                                 (EAST, 100)]
+        assert decision.action == WEST and decision.best_actions == (WEST,)
