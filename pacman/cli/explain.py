@@ -3,7 +3,8 @@
 Three sources: a tree test case (`CASE.test`, with its reference search and, with --agents, a
 student's agent beside it), a replay's Pacman move (`game.json --move N`: the recorded Pacman
 agent's search re-run on the state before that move) and a position (`--layout NAME` or a
-`.lay` file: its start position).
+`.lay` file: its start position). A replay's move by an MCTS Pacman has no tree to draw: it is
+shown by its root statistics (`pacman.cli.explain_mcts`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pacman.errors import UsageError
 
 if TYPE_CHECKING:
     from pacman.agents.search_core import ActionGenerator, ChanceModel, SearchState, SearchTrace
+    from pacman.cli.explain_mcts import MCTSMove
     from pacman.cli.options import Commands
     from pacman.grading.cases.parser import TreeCase
     from pacman.grading.reference.tree import TreeState
@@ -37,7 +39,9 @@ sources:
                                             reference search for the case's algorithm
   pacman explain game.json --move 12        Pacman's search before its 12th move in a replay
                                             (method, depth and evaluation from the recorded
-                                            agent, e.g. "AlphaBetaAgent depth=2 better")
+                                            agent, e.g. "AlphaBetaAgent depth=2 better"; an
+                                            MCTS agent's root visits and means, searched again
+                                            with a playout or node budget)
   pacman explain --layout smallClassic      a layout's start position (a .lay file places
                                             Pacman and the ghosts anywhere)
 
@@ -139,9 +143,12 @@ def run(args: argparse.Namespace) -> int:
     agent departs from the solution."""
     from pacman.agents.trace import format_tree
 
-    problem, case = _problem(args)
+    found, case = _problem(args)
     if args.agents is not None and case is None:
         raise UsageError("--agents needs a tree case (CASE.test)")
+    if not isinstance(found, Problem):
+        return _run_mcts(args, found)
+    problem: Explainable = found
     trace = search(problem, problem.method, args.max_nodes)
     student = None
     if args.agents is not None and case is not None:
@@ -189,6 +196,23 @@ def run(args: argparse.Namespace) -> int:
 _TITLES = {"minimax": "minimax", "alphabeta": "alpha-beta", "expectimax": "expectimax"}
 
 
+def _run_mcts(args: argparse.Namespace, move: MCTSMove) -> int:
+    """`pacman explain` of an MCTS move: its root statistics as text (no tree to draw)."""
+    from pacman.cli.explain_mcts import explain_mcts
+
+    drawn = [flag for flag, value in (("--html", args.html), ("--svg", args.svg),
+                                      ("--compare", args.compare)) if value]
+    if drawn:
+        raise UsageError(f"{move.title}: {', '.join(drawn)} draw{'s' if len(drawn) == 1 else ''}"
+                         " a tree search's nodes, and MCTS keeps none (only each root move's "
+                         "visits and mean value); add --method alphabeta (or minimax, "
+                         "expectimax) to search this position with a tree search")
+    lines, status = explain_mcts(move)
+    for line in lines:
+        print(line)
+    return status
+
+
 def _write(path: str, text: str) -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")
@@ -196,7 +220,7 @@ def _write(path: str, text: str) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
-def _problem(args: argparse.Namespace) -> tuple[Explainable, TreeCase | None]:
+def _problem(args: argparse.Namespace) -> tuple[Explainable | MCTSMove, TreeCase | None]:
     """The problem of the command line, and the tree case if it is one."""
     given = [name for name, value in (("a file", args.source), ("--layout", args.layout))
              if value is not None]
@@ -292,7 +316,7 @@ def _evaluation(name: str) -> Callable[[GameState], float]:
     return checked
 
 
-def _replay_problem(args: argparse.Namespace) -> Problem[GameState]:
+def _replay_problem(args: argparse.Namespace) -> Problem[GameState] | MCTSMove:
     from pacman.replay import load_replay, replay_states
 
     path = args.source
@@ -311,6 +335,18 @@ def _replay_problem(args: argparse.Namespace) -> Problem[GameState]:
     recorded = replay.record.actions[index]
     description = replay.record.agents[0] if replay.record.agents else ""
     settings = _described(description)
+    from pacman.cli.replay import printable
+
+    if args.method is None and settings.get("class") == "MCTSAgent":
+        from pacman.cli.explain_mcts import MCTSMove
+
+        if args.depth is not None or args.evaluation is not None:
+            raise UsageError("--depth and --evaluation go with --method (a tree search): an "
+                             "MCTS move is searched again with its recorded settings")
+        return MCTSMove(f"{Path(path).name} move {args.move}",
+                        printable(f"{Path(path).name}, Pacman's move {args.move} (recorded: "
+                                  f"{recorded}) by {description}"),
+                        replay, states, index, description)
     method = args.method or _METHODS.get(settings.get("class", ""))
     depth = args.depth or _int(settings.get("depth"))
     evaluation = args.evaluation or settings.get("evaluation")
@@ -329,8 +365,6 @@ def _replay_problem(args: argparse.Namespace) -> Problem[GameState]:
 
         chance = directional_distribution
     evaluate = _evaluation(evaluation)
-    from pacman.cli.replay import printable
-
     return Problem(f"{Path(path).name} move {args.move}", lambda: state, method, depth,
                    evaluate, actions=actions, chance=chance,
                    context=[printable(f"{Path(path).name}, Pacman's move {args.move} "

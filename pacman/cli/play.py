@@ -102,7 +102,8 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("--trace", action="store_true",
                       help="trace each Pacman move's search: the value of every root move, "
                            "the principal variation, nodes, cuts (a minimax, alphabeta or "
-                           "expectimax Pacman). The window shows it (t: panel, v: tree "
+                           "expectimax Pacman; for mcts, each root move's visits and mean). "
+                           "The window shows it (t: panel, v: tree "
                            "view); --record/--record-dir keep it in the replay")
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
@@ -144,8 +145,8 @@ def run(args: argparse.Namespace) -> int:
                              "window (key t)")
         if not accepts_setting(pacman_name, "pacman", "trace"):
             raise UsageError(f"--trace: {agent_class(pacman_name, 'pacman').__name__} does "
-                             "not trace its search (the minimax, alphabeta and expectimax "
-                             "agents do)")
+                             "not trace its search (the minimax, alphabeta, expectimax "
+                             "and mcts agents do)")
         pacman_settings = {**pacman_settings, "trace": True}
     if args.pacman.lower() in ("keyboard", "keyboardagent") and (args.quiet or args.text):
         raise UsageError("the keyboard agent needs the window: drop -q/-t")

@@ -2,9 +2,13 @@
 
 `panel_lines(trace)` is the panel's text (pure, no pygame): the method and depth, each root
 move with its value (the chosen one marked with `> `), the nodes generated, the evaluations,
-the cuts and pruned moves, and the principal variation one round per line. `pv_paths(state,
-pv)` plays the principal variation from the state before the move and returns each agent's
-cells; `draw_panel` and `draw_pv` draw them with pygame.
+the cuts and pruned moves, and the principal variation one round per line. An MCTS trace
+(`"method": "mcts"`) shows what MCTS has instead: its budget, horizon and constant, why it
+stopped, each root move's visits and mean value, the playouts, the tree's size, the nodes
+generated, and the most-visited line of Pacman's moves where the others show the principal
+variation. `pv_paths(state, pv)` plays the principal variation (or the most-visited line) from
+the state before the move and returns each agent's cells; `draw_panel` and `draw_pv` draw them
+with pygame.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ PANEL_CHOSEN: Color = (255, 255, 61)
 PANEL_CHOSEN_BACKGROUND: Color = (70, 70, 20)
 PANEL_ROWS = 16            # the panel has room for this many lines (the window grows for it)
 CHOSEN = "> "              # the chosen root move's line starts with this
-NO_TRACE = "play with --trace and a minimax, alphabeta or expectimax agent"
+NO_TRACE = "play with --trace and a minimax, alphabeta, expectimax or mcts agent"
 KEYS_LINE = "t: hide panel    v: tree view"
 
 
@@ -90,6 +94,8 @@ def panel_lines(trace: Any, move_number: int | None = None) -> list[str]:
         f"Search of Pacman move {move_number}"
     if data is None:
         return [title, "no search trace for this move:", NO_TRACE, "", KEYS_LINE]
+    if data.get("method") == "mcts":
+        return [title, *mcts_lines(data), KEYS_LINE]
     lines = [title, f"{data.get('method', '?')}, depth {data.get('depth', '?')}",
              f"chosen: {data.get('action')} (value {value_text(data.get('value'))})",
              "root moves:"]
@@ -103,6 +109,38 @@ def panel_lines(trace: Any, move_number: int | None = None) -> list[str]:
               "principal variation:"]
     lines += ["  " + line for line in pv_rounds(data.get("principal_variation", []))]
     lines.append(KEYS_LINE)
+    return lines
+
+
+#: why an MCTS search stopped, as the panel says it
+MCTS_STOPS = {"playouts": "its playout budget", "nodes": "its node budget",
+              "time": "its time budget", "single": "one legal move: no search"}
+
+
+def mcts_lines(data: Mapping[str, Any]) -> list[str]:
+    """The panel's lines for an MCTS summary, between the title and the keys: the search
+    (`mcts playouts=200 horizon=10 c=1`) and why it stopped, the chosen move with its mean
+    value and visits, each root move's visits and mean (the chosen one marked with `> `, in
+    legal order), the playouts and the tree's size, the nodes generated, and the most-visited
+    line of Pacman's moves."""
+    c = data.get("c")
+    constant = f"{c:g}" if isinstance(c, (int, float)) and not isinstance(c, bool) else "?"
+    stopped = data.get("stopped")
+    why = MCTS_STOPS.get(stopped, str(stopped)) if isinstance(stopped, str) else "?"
+    visits = {str(action): count for action, count in data.get("root_visits", [])}
+    chosen = data.get("action")
+    lines = [f"mcts {data.get('budget', '?')} horizon={data.get('depth', '?')} c={constant}",
+             f"stopped by: {why}",
+             f"chosen: {chosen} (mean {value_text(data.get('value'))}, "
+             f"{visits.get(str(chosen), 0):,} visits)",
+             "root moves: visits, mean value"]
+    for action, value in data.get("root_values", []):
+        mark = CHOSEN if action == chosen else "  "
+        lines.append(f"{mark}{action}: {visits.get(str(action), 0):,}, {value_text(value)}")
+    line = [str(action) for _, action in data.get("principal_variation", [])]
+    lines += [f"playouts: {data.get('playouts', 0):,}, tree size: {data.get('tree_size', 0):,}",
+              f"nodes generated: {data.get('nodes_generated', 0):,}",
+              "most-visited line:", "  " + (", ".join(line) if line else "-")]
     return lines
 
 

@@ -5,7 +5,9 @@ MIN nodes (ghosts) down-triangles, chance nodes circles, leaves, won/lost states
 agents squares; each shows its value when there is room. The principal variation's edges are
 thick and yellow, the moves a cut never generated are short grey stubs, and a collapsed group is
 a box "+N nodes". Left/Right select the nodes in generation order (the line at the top
-describes the selected one); Enter, or a click, opens a selected group.
+describes the selected one); Enter, or a click, opens a selected group. A trace without nodes
+(a replay's summary, or an MCTS search, which keeps statistics per root move and no node list)
+draws nothing and says so in its title line.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ NO_TREE = "no search tree for the last move: play with --trace and a minimax, al
           "or expectimax agent"
 SUMMARY_ONLY = "a replay keeps only each move's summary (the panel, key t): pacman explain " \
                "GAME.json --move N draws the tree of move N"
+MCTS_NO_TREE = "MCTS keeps no node list to draw, only root visits and means: the panel " \
+               "(key t) shows them"
 
 
 def node_line(item: Placed) -> str:
@@ -97,6 +101,7 @@ class TreeView:
         to_json = getattr(trace, "to_json", None)
         self.data = to_json() if callable(to_json) else trace_data(trace)
         self.summary_only = self.data is not None and "nodes" not in self.data
+        self.mcts = self.data is not None and self.data.get("method") == "mcts"
         if self.summary_only:
             self.data = None  # a summary without its nodes (a replay's): nothing to draw
         self.move_number = move_number
@@ -133,8 +138,8 @@ class TreeView:
     def lines(self) -> list[str]:
         """The text drawn at the top (title, selected item) and the keys at the bottom."""
         current = self.current
-        title = SUMMARY_ONLY if self.summary_only else tree_title(self.data, self.items,
-                                                                  self.move_number)
+        title = MCTS_NO_TREE if self.mcts else SUMMARY_ONLY if self.summary_only else \
+            tree_title(self.data, self.items, self.move_number)
         return [title, node_line(current) if current is not None else "", KEYS_LINE]
 
     def key(self, key: int) -> bool:

@@ -20,7 +20,10 @@ text to `decode_json` and the result to `parse_replay`:
   game without agents. Each entry of `pacman_traces` is null or a search summary whose every
   field (`_TRACE_FIELDS`: `method`, `depth`, `action`, `value`, the counts, `root_values`,
   `principal_variation`) is checked too, so that the window and the replay page can show it;
-  keys a summary has beyond those are left out and listed in `Replay.ignored`.
+  an MCTS summary (`"method": "mcts"`) has the fields of `_MCTS_FIELDS` as well
+  (`root_visits`, naming the moves of `root_values` in the same order, `playouts`,
+  `tree_size`, `stopped`, `budget`, `c`); keys a summary has beyond those are left out and
+  listed in `Replay.ignored`.
 
 A value of the right type that the game cannot have written is not an error: a fractional
 number where the game writes whole ones, a seed outside `[-2**64, 2**64)`, a negative
@@ -181,6 +184,10 @@ def _is_text(value: Any) -> bool:
     return isinstance(value, str)
 
 
+#: why an MCTS search stopped: its budget of playouts, nodes or time, or a single legal move
+_MCTS_STOPS = ("playouts", "nodes", "time", "single")
+
+
 #: a move's search summary (`SearchTrace.summary()`): each key's check and what it must be
 _TRACE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "method": (_is_text, "text"),
@@ -194,6 +201,18 @@ _TRACE_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "root_values": (_is_pairs(_is_text, _is_value), "a list of [action, value] pairs"),
     "principal_variation": (_is_pairs(_is_count, _is_text),
                             "a list of [agent, action] pairs"),
+}
+
+#: what an MCTS summary (`"method": "mcts"`, `pacman.agents.mcts.MCTSTrace.summary()`) has
+#: beyond `_TRACE_FIELDS`
+_MCTS_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "root_visits": (_is_pairs(_is_text, _is_count), "a list of [action, visits] pairs"),
+    "playouts": (_is_count, "a whole number >= 0"),
+    "tree_size": (_is_count, "a whole number >= 0"),
+    "stopped": (lambda v: isinstance(v, str) and v in _MCTS_STOPS,
+                "playouts, nodes, time or single"),
+    "budget": (_is_text, "text"),
+    "c": (lambda v: _is_value(v) and not isinstance(v, str) and v >= 0, "a number >= 0"),
 }
 
 
@@ -261,8 +280,11 @@ class _Reader:
         if not isinstance(value, dict):
             self.malformed.append(f"{name} is {_kind(value)}, not an object or null")
             return None
+        fields = _TRACE_FIELDS
+        if value.get("method") == "mcts":
+            fields = {**_TRACE_FIELDS, **_MCTS_FIELDS}
         summary: dict[str, Any] = {}
-        for key, (check, wanted) in _TRACE_FIELDS.items():
+        for key, (check, wanted) in fields.items():
             if key not in value:
                 self.malformed.append(f"{name} has no '{key}'")
             elif not check(value[key]):
@@ -271,7 +293,12 @@ class _Reader:
                                       f"{name}.{key} is {kind}, not {wanted}")
             else:
                 summary[key] = value[key]
-        self.unknown_trace_keys.update(key for key in value if key not in _TRACE_FIELDS)
+        if "root_visits" in summary and "root_values" in summary and [
+                pair[0] for pair in summary["root_visits"]] != [
+                pair[0] for pair in summary["root_values"]]:
+            self.malformed.append(f"{name}.root_visits does not name the moves of "
+                                  "root_values in their order")
+        self.unknown_trace_keys.update(key for key in value if key not in fields)
         return summary
 
     def items(self, name: str, value: Any) -> list[Any]:

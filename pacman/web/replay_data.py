@@ -7,8 +7,10 @@ positions, facings, scared timers and score, when each dot and capsule is eaten,
 (a capsule, an eaten ghost), each Pacman move's nodes, time and traced search with its
 principal variation as paths on the maze, the outcome, a fault, and notes on what does not add
 up. A trace value that is NaN or infinite is written as the text "nan", "inf" or "-inf", so
-the traces stay strict JSON. The colours and the ghosts' looks are those of the pygame window
-(`pacman.display.scene`).
+the traces stay strict JSON. An MCTS trace (`"method": "mcts"`) keeps its own fields (root
+visits, playouts, tree size, why it stopped, budget, constant) and its most-visited line of
+Pacman's moves takes the place of the principal variation, drawn on the maze the same way.
+The colours and the ghosts' looks are those of the pygame window (`pacman.display.scene`).
 """
 
 from __future__ import annotations

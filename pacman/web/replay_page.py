@@ -8,6 +8,10 @@ wall tubes, dots, Pacman and the ghosts), and the viewer's script and style
 (`pacman/web/assets/replay.js`, `replay.css`) inlined. The page needs no server and makes no
 request: it opens from the disk, from an e-mail attachment or from any static host.
 
+The search panel shows a traced move as the window's panel does: a tree search's root values,
+counts and principal variation, or an MCTS search's root visits and mean values, playouts,
+tree size and most-visited line (the rows that do not apply are hidden).
+
 The scrub bar has **one step per move of any agent**: step 0 is the start, step *i* the state
 after the game's *i*-th action (Pacman's or a ghost's). A replay whose actions cannot all be
 played (`verify(...).complete` is False) still gives a page: it holds the playable prefix and
@@ -202,19 +206,26 @@ aria-label="move">
       <p id="search-none"></p>
       <div id="search-body" hidden>
         <p id="search-title"><span id="search-move"></span> <span id="search-when"></span></p>
-        <table id="root-values"><thead><tr><th>root action</th><th>value</th></tr></thead>
+        <table id="root-values"><thead><tr><th>root action</th>\
+<th id="root-visits-head" class="mcts-only" hidden>visits</th>\
+<th id="root-value-head">value</th></tr></thead>
           <tbody></tbody></table>
         <table id="search-stats">
-          <tr><th>chosen</th><td><span id="search-chosen"></span> (value \
-<span id="search-value"></span>)</td></tr>
+          <tr><th>chosen</th><td><span id="search-chosen"></span> \
+(<span id="search-value-label">value</span> <span id="search-value"></span>\
+<span id="search-chosen-visits" class="mcts-only" hidden></span>)</td></tr>
           <tr><th>method</th><td id="search-method"></td></tr>
-          <tr><th>depth</th><td id="search-depth"></td></tr>
+          <tr class="mcts-only" hidden><th>stopped by</th><td id="search-stopped"></td></tr>
+          <tr class="tree-only"><th>depth</th><td id="search-depth"></td></tr>
           <tr><th>nodes generated</th><td id="search-nodes"></td></tr>
-          <tr><th>evaluations</th><td id="search-evaluations"></td></tr>
-          <tr><th>cuts</th><td id="search-cuts"></td></tr>
-          <tr><th>pruned</th><td id="search-pruned"></td></tr>
+          <tr class="tree-only"><th>evaluations</th><td id="search-evaluations"></td></tr>
+          <tr class="tree-only"><th>cuts</th><td id="search-cuts"></td></tr>
+          <tr class="tree-only"><th>pruned</th><td id="search-pruned"></td></tr>
+          <tr class="mcts-only" hidden><th>playouts</th><td id="search-playouts"></td></tr>
+          <tr class="mcts-only" hidden><th>tree size</th><td id="search-tree-size"></td></tr>
         </table>
-        <p><span class="label">principal variation</span> <span id="search-pv"></span></p>
+        <p><span class="label" id="search-pv-label">principal variation</span> \
+<span id="search-pv"></span></p>
         <label id="pv-toggle-label"><input id="pv-toggle" type="checkbox" checked> draw it on \
 the maze</label>
       </div>

@@ -126,7 +126,7 @@ def test_panel_lines_follow_the_trace_they_show() -> None:
 def test_without_a_trace_the_panel_says_how_to_get_one() -> None:
     assert panel_lines(None, 7) == ["Search of Pacman move 7", "no search trace for this move:",
                                     NO_TRACE, "", "t: hide panel    v: tree view"]
-    assert NO_TRACE == "play with --trace and a minimax, alphabeta or expectimax agent"
+    assert NO_TRACE == "play with --trace and a minimax, alphabeta, expectimax or mcts agent"
 
 
 def test_values_read_without_exponents() -> None:
@@ -379,8 +379,8 @@ def test_trace_with_an_agent_that_cannot_trace_is_a_one_line_error(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "-p", "random", "--trace", "-l", "smallClassic"]) == 2
     assert capsys.readouterr().err == ("pacman: error: --trace: RandomAgent does not trace its "
-                                       "search (the minimax, alphabeta and expectimax agents "
-                                       "do)\n")
+                                       "search (the minimax, alphabeta, expectimax and mcts "
+                                       "agents do)\n")
 
 
 def test_t_works_on_the_end_screen_and_another_key_goes_on() -> None:

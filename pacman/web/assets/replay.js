@@ -13,6 +13,9 @@
   var HEIGHT = DATA.layout.height;
   var ANGLE = { East: 0, North: 90, West: 180, South: 270, Stop: 0 };
   var FACING = { North: [0, -1], South: [0, 1], East: [1, 0], West: [-1, 0], Stop: [0, 0] };
+  // why an MCTS search stopped (its trace's "stopped"), as the window's panel says it
+  var STOPPED = { playouts: "its playout budget", nodes: "its node budget",
+    time: "its time budget", single: "one legal move: no search" };
   // pacman.display.render's colours
   var SCARED = ["#2121c8", "#ffb8ae"];
   var FLASH = ["#ebebff", "#e60000"];
@@ -274,6 +277,18 @@
     text("search-move", "Pacman move " + k);
     text("search-when", upcoming ? "(the next move: searched from this position)"
       : "(the latest Pacman move; searched before it)");
+    // MCTS (method "mcts") keeps visits and mean values per root move, its playouts and
+    // tree size, and the most-visited line instead of a principal variation: no cuts
+    var mcts = trace.method === "mcts";
+    var visits = {};
+    (trace.root_visits || []).forEach(function (pair) { visits[pair[0]] = pair[1]; });
+    document.querySelectorAll("#search .mcts-only").forEach(function (node) {
+      node.hidden = !mcts;
+    });
+    document.querySelectorAll("#search .tree-only").forEach(function (node) {
+      node.hidden = mcts;
+    });
+    text("root-value-head", mcts ? "mean value" : "value");
     var tbody = document.querySelector("#root-values tbody");
     while (tbody.firstChild) { tbody.removeChild(tbody.firstChild); }
     (trace.root_values || []).forEach(function (pair) {
@@ -283,23 +298,36 @@
       var name = document.createElement("td");
       name.className = "action-name";
       name.textContent = pair[0];
+      row.appendChild(name);
+      if (mcts) {
+        var count = document.createElement("td");
+        count.className = "action-visits";
+        count.textContent = thousands(visits[pair[0]]);
+        row.appendChild(count);
+      }
       var value = document.createElement("td");
       value.className = "action-value";
       value.textContent = number(pair[1]);
-      row.appendChild(name);
       row.appendChild(value);
       tbody.appendChild(row);
     });
     text("search-chosen", trace.action === null ? "?" : trace.action);
+    text("search-value-label", mcts ? "mean" : "value");
     text("search-value", number(trace.value));
-    text("search-method", trace.method);
+    text("search-chosen-visits", mcts ? ", " + thousands(visits[trace.action]) + " visits" : "");
+    text("search-method", mcts ? "mcts " + trace.budget + " horizon=" + number(trace.depth) +
+      " c=" + number(trace.c) : trace.method);
+    text("search-stopped", mcts ? STOPPED[trace.stopped] || String(trace.stopped) : "");
     text("search-depth", number(trace.depth));
     text("search-nodes", number(trace.nodes_generated));
     text("search-evaluations", number(trace.evaluations));
     text("search-cuts", number(trace.cuts));
     text("search-pruned", number(trace.pruned));
+    text("search-playouts", mcts ? number(trace.playouts) : "");
+    text("search-tree-size", mcts ? number(trace.tree_size) : "");
+    text("search-pv-label", mcts ? "most-visited line" : "principal variation");
     var line = (trace.principal_variation || []).map(function (entry) {
-      return agentName(entry[0]) + " " + entry[1];
+      return mcts ? entry[1] : agentName(entry[0]) + " " + entry[1]; // MCTS: Pacman's only
     });
     text("search-pv", line.length ? line.join(", ") : "\u2013");
     if ($("pv-toggle").checked && trace.pv) { drawLine(pv, trace.pv.paths); }
