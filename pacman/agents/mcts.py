@@ -146,7 +146,7 @@ from pacman.errors import SettingsError
 
 __all__ = ["MCTSAgent", "MCTSSettings", "MCTSDecision", "MCTSTrace", "RootMove", "mcts_search",
            "greedy_playout", "adversarial_distribution", "ghost_chance", "follows", "MCTSTree",
-           "PlayoutPolicy", "named_evaluation", "sample_index",
+           "PlayoutPolicy", "named_evaluation", "sample_index", "check_budget", "one_budget",
            "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON", "GHOST_MODELS", "PLAYOUT_POLICIES"]
 
 #: the budget of an agent given none
@@ -380,22 +380,9 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
     Raises:
         ValueError: a bad budget, horizon, leaf depth or constant, or a terminal or stuck root.
     """
-    budgets = [b for b in (playouts, node_limit, time_limit) if b is not None]
-    if len(budgets) > 1:
-        raise ValueError("give one budget: playouts, node_limit or time_limit")
-    if not budgets:
-        playouts = DEFAULT_PLAYOUTS
-    for name, count in (("playouts", playouts), ("node_limit", node_limit),
-                        ("horizon", horizon)):
-        if count is not None and (isinstance(count, bool) or not isinstance(count, int)
-                                  or count < 1):
-            raise ValueError(f"{name} must be a positive integer, got {count!r}")
+    playouts = check_budget(playouts, node_limit, time_limit, horizon, c)
     if isinstance(leaf_depth, bool) or not isinstance(leaf_depth, int) or leaf_depth < 0:
         raise ValueError(f"leaf_depth must be a whole number >= 0, got {leaf_depth!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
-    if not c >= 0:
-        raise ValueError(f"c must be a number >= 0, got {c!r}")
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
     legal: ActionGenerator = actions or legal_actions
@@ -651,6 +638,47 @@ def ghost_chance(name: str) -> ChanceModel | None:
     return chance_model(name)
 
 
+def check_budget(playouts: int | None, node_limit: int | None, time_limit: float | None,
+                 horizon: int, c: float) -> int | None:
+    """Check an MCTS search's budget, horizon and exploration constant (the Pacman and the
+    ghosts' searches share it).
+
+    Returns:
+        `playouts`, or `DEFAULT_PLAYOUTS` when no budget is given.
+
+    Raises:
+        ValueError: more than one budget, or a budget, horizon or constant out of range.
+    """
+    budgets = [b for b in (playouts, node_limit, time_limit) if b is not None]
+    if len(budgets) > 1:
+        raise ValueError("give one budget: playouts, node_limit or time_limit")
+    if not budgets:
+        playouts = DEFAULT_PLAYOUTS
+    for name, count in (("playouts", playouts), ("node_limit", node_limit),
+                        ("horizon", horizon)):
+        reason = optional_count(name, count)
+        if reason is not None:
+            raise ValueError(reason)
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
+    if not c >= 0:
+        raise ValueError(f"c must be a number >= 0, got {c!r}")
+    return playouts
+
+
+def one_budget(settings: AgentSettings) -> None:
+    """Refuse settings that give more than one of `playouts`, `nodes` and `time`.
+
+    Raises:
+        SettingsError: two or three of them are given.
+    """
+    given = [name for name in ("playouts", "nodes", "time")
+             if getattr(settings, name) is not None]
+    if len(given) > 1:
+        raise SettingsError(f"give one budget, not {' and '.join(given)} (playouts, nodes "
+                            "or time)")
+
+
 def sample_index(probabilities: Sequence[float], draw: float) -> int:
     """The index `draw` (uniform in [0, 1)) falls on in the cumulative `probabilities`."""
     total = 0.0
@@ -739,10 +767,7 @@ class MCTSSettings(AgentSettings):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        given = [name for name in ("playouts", "nodes", "time") if getattr(self, name) is not None]
-        if len(given) > 1:
-            raise SettingsError(f"give one budget, not {' and '.join(given)} (playouts, nodes "
-                                "or time)")
+        one_budget(self)
         if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
                                 f"{self.playout}")

@@ -87,8 +87,10 @@ from pacman.agents.mcts import (
     DEFAULT_PLAYOUTS,
     PlayoutPolicy,
     RootMove,
+    check_budget,
     greedy_playout,
     named_evaluation,
+    one_budget,
     sample_index,
 )
 from pacman.agents.pacman_agents import GHOST_MODELS, chance_model, score_evaluation
@@ -222,20 +224,7 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
     Raises:
         ValueError: a bad mode, ghost, budget, horizon or constant, or a terminal root.
     """
-    budgets = [b for b in (playouts, node_limit, time_limit) if b is not None]
-    if len(budgets) > 1:
-        raise ValueError("give one budget: playouts, node_limit or time_limit")
-    if not budgets:
-        playouts = DEFAULT_PLAYOUTS
-    for name, count in (("playouts", playouts), ("node_limit", node_limit),
-                        ("horizon", horizon)):
-        reason = optional_count(name, count)
-        if reason is not None:
-            raise ValueError(reason)
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
-    if not c >= 0:
-        raise ValueError(f"c must be a number >= 0, got {c!r}")
+    playouts = check_budget(playouts, node_limit, time_limit, horizon, c)
     for name, number in (("catch_bonus", catch_bonus), ("distance_weight", distance_weight)):
         reason = _weight(name, number)
         if reason is not None:
@@ -431,10 +420,7 @@ class MCTSGhostSettings(AgentSettings):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        given = [name for name in ("playouts", "nodes", "time") if getattr(self, name) is not None]
-        if len(given) > 1:
-            raise SettingsError(f"give one budget, not {' and '.join(given)} (playouts, nodes "
-                                "or time)")
+        one_budget(self)
         if self.pacman_model != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to pacman_model=greedy, not to "
                                 f"pacman_model={self.pacman_model}")
