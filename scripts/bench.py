@@ -1,6 +1,7 @@
 """Benchmarks: successor generation, whole random games, search nodes/s, MCTS playouts/s, batch
 speed-up, big layouts (start-up time and peak memory of a 100x100 open maze and of the largest
-allowed one), the anytime search against plain alpha-beta and expectimax.
+allowed one), the anytime search against plain alpha-beta and expectimax, and whether MCTS and
+the anytime expectimax keep a time budget (`mcts-time`).
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import random
 import statistics
 import sys
@@ -159,6 +161,125 @@ def bench_mcts(repeat: int) -> dict[str, Any]:
             figures[f"{label}_nodes_per_second"] = nodes / seconds
             figures[f"{label}_nodes_per_playout"] = nodes / counts["playouts"]
             figures[f"{label}_ms_per_move"] = 1000 * seconds / len(states)
+    return figures
+
+
+#: the time budgets `mcts-time` checks, in seconds per move
+TIME_BUDGETS = (0.1, 0.04)
+#: a budget is kept when the mean think time is within this share of it ...
+MEAN_TOLERANCE = 0.10
+#: ... and no move takes more than this many times the budget
+MAX_RATIO = 2.0
+#: Pacman moves of the game each agent plays in `mcts-time`, at most
+TIMED_GAME_MOVES = 60
+
+
+def bench_mcts_time(repeat: int) -> dict[str, Any]:
+    """Whether a time budget is kept (issue 28: the mean think time within 10% of the budget,
+    no move over 2x), at 0.1 s and 0.04 s per move, for MCTS and, for comparison, the anytime
+    expectimax. Each agent's moves are timed around its own `get_action`: from 30 mediumClassic
+    positions (the 20 of `search`, and 10 from the middle of played games, those of `anytime`;
+    one agent for all, so `reuse` finds no tree to keep), then in one game it plays on
+    mediumClassic against two directional ghosts (seed 1, at most `TIMED_GAME_MOVES` moves:
+    the times the game records, with `reuse` keeping its tree). The first move is a warm-up,
+    not counted. MCTS: its defaults (random playouts, uniform ghosts, horizon 10), the slowest
+    playouts (greedy, directional ghosts), those at horizon 50, with the hybrid's depth-2 leaf
+    searches, and with tree reuse; the expectimax at its defaults (`wary`) with uniform and
+    directional ghosts. Last, the rows "demo ...": how many nodes the node budgets of `pacman
+    demo mcts` stand for in its time per move (`_demo_budgets`).
+
+    Per row: moves, mean and largest think time, both as a ratio of the budget; for MCTS, at
+    the positions, the mean playouts and milliseconds per playout (the clock is looked at
+    between playouts, so one playout is what a search can overrun by); the CPU time this
+    process got over the row's wall time (well below 1, the machine was busy with other work
+    and the think times are partly its; the load average is shown before and after); PASS or
+    FAIL. `repeat` is not used: every move counts."""
+    from pacman.agents.ghosts import DirectionalGhost
+    from pacman.agents.mcts import MCTSAgent
+    from pacman.agents.pacman_agents import IterativeExpectimaxAgent
+
+    states = positions("mediumClassic", 20, seed=2)
+    states += [position for _, position in midgame_pairs(10, seed=10)]
+    layout = load_layout("mediumClassic")
+    greedy = {"playout": "greedy", "ghost_model": "directional"}
+    agents: dict[str, tuple[type[Any], dict[str, Any]]] = {
+        "mcts": (MCTSAgent, {}),
+        "mcts greedy directional": (MCTSAgent, greedy),
+        "mcts greedy directional horizon=50": (MCTSAgent, {**greedy, "horizon": 50}),
+        "mcts greedy directional leaf_depth=2": (MCTSAgent, {**greedy, "leaf_depth": 2}),
+        "mcts greedy directional reuse": (MCTSAgent, {**greedy, "reuse": True}),
+        "iterative-expectimax": (IterativeExpectimaxAgent, {}),
+        "iterative-expectimax directional": (IterativeExpectimaxAgent,
+                                             {"ghost_model": "directional"}),
+    }
+    figures: dict[str, Any] = {"load_before": os.getloadavg()[0]}
+    for budget in TIME_BUDGETS:
+        for label, (agent_class, settings) in agents.items():
+            agent = agent_class(0, time=budget, **settings)
+            agent.set_rng(random.Random(0))
+            agent.get_action(states[0])  # warm-up: lazy imports, the layout's tables
+            seconds: list[float] = []
+            playouts = 0
+            wall, cpu = time.perf_counter(), time.process_time()
+            for state in states:
+                started = time.perf_counter()
+                agent.get_action(state)
+                seconds.append(time.perf_counter() - started)
+                playouts += getattr(agent.last_decision, "playouts", 0)
+            searched = sum(seconds)
+            game = run_game(layout, agent_class(0, time=budget, **settings),
+                            [DirectionalGhost(1), DirectionalGhost(2)], seed=1,
+                            max_moves=TIMED_GAME_MOVES)
+            seconds += game.pacman_move_times
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            mean, largest = statistics.fmean(seconds), max(seconds)
+            kept = (abs(mean - budget) <= MEAN_TOLERANCE * budget
+                    and largest <= MAX_RATIO * budget)
+            row: dict[str, Any] = {
+                "moves": len(seconds), "mean_ms": 1000 * mean, "max_ms": 1000 * largest,
+                "mean/budget": mean / budget, "max/budget": largest / budget}
+            if agent_class is MCTSAgent:
+                row["playouts"] = playouts / len(states)
+                row["ms_per_playout"] = 1000 * searched / max(playouts, 1)
+            row["cpu_share"] = cpu / wall
+            row["verdict"] = "PASS" if kept else "FAIL"
+            figures[f"{label} time={budget:g}"] = row
+    figures.update(_demo_budgets())
+    figures["load_after"] = os.getloadavg()[0]
+    return figures
+
+
+def _demo_budgets() -> dict[str, Any]:
+    """`pacman demo mcts`'s node budgets against the time they stand for: on each of its
+    boards, the positions Pacman met in game 0 of the expectimax's matchup (at most 40 of its
+    moves, at least two legal moves each), each agent of the demo searched with its node
+    budget; CPU microseconds per node (of this process: less distorted by other work than the
+    wall clock, yet slower when the other core is busy) and the nodes that makes in the demo's
+    `TIME_PER_MOVE`."""
+    from dataclasses import replace
+
+    from pacman.agents.registry import make_agent
+    from pacman.demos import mcts as demo
+    from pacman.demos.demo import game_states, play_matchup
+
+    figures: dict[str, Any] = {}
+    for board in demo.BOARDS:
+        record = play_matchup(replace(board.expectimax, max_moves=40), 0)
+        states = [state for state in game_states(board.expectimax, record)[::board.ghosts + 1]
+                  if not state.is_terminal() and len(state.legal_actions(0)) > 1]
+        for name, matchup in (("expectimax", board.expectimax), ("MCTS", board.mcts)):
+            agent = make_agent(matchup.pacman.name, "pacman", matchup.pacman.settings_dict())
+            agent.get_action(states[0])  # warm-up
+            nodes, cpu = 0, time.process_time()
+            for state in states:
+                agent.get_action(state)
+                nodes += agent.last_decision.nodes_generated
+            cpu = time.process_time() - cpu
+            budget = matchup.pacman.settings_dict()["nodes"]
+            figures[f"demo {board.layout} {name}"] = {
+                "positions": len(states), "budget_nodes": budget,
+                "cpu_us_per_node": 1e6 * cpu / nodes,
+                f"nodes_in_{demo.TIME_PER_MOVE:g}s": demo.TIME_PER_MOVE * nodes / cpu}
     return figures
 
 
@@ -662,6 +783,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "search": lambda a: bench_search(a.repeat),
     "search_depth4": lambda a: bench_search_deep(a.repeat),
     "mcts": lambda a: bench_mcts(a.repeat),
+    "mcts-time": lambda a: bench_mcts_time(a.repeat),
     "ceiling": lambda a: bench_ceiling(),
     "batch": lambda a: bench_batch(),
     "big": lambda a: bench_big(a.repeat),
@@ -673,6 +795,12 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "startup": lambda a: bench_startup(),
     "host": lambda a: bench_host(a.repeat),
 }
+
+
+def _figures(figures: dict[str, Any]) -> str:
+    """`k=v  k=v`, floats to three decimals."""
+    return "  ".join(f"{k}={v:,.3f}" if isinstance(v, float) else f"{k}={v}"
+                     for k, v in figures.items())
 
 
 def main() -> int:
@@ -690,9 +818,11 @@ def main() -> int:
         except ImportError as error:
             results[name] = {"skipped": str(error)}
         if not args.json:
-            figures = "  ".join(f"{k}={v:,.3f}" if isinstance(v, float) else f"{k}={v}"
-                                for k, v in results[name].items())
-            print(f"{name:<14} {figures}", flush=True)
+            flat = {k: v for k, v in results[name].items() if not isinstance(v, dict)}
+            print(f"{name:<14} {_figures(flat)}".rstrip(), flush=True)
+            for key, row in results[name].items():  # a benchmark's rows, one line each
+                if isinstance(row, dict):
+                    print(f"  {key:<46} {_figures(row)}", flush=True)
     if args.json:
         print(json.dumps(results, indent=2))
     return 0

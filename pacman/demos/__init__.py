@@ -17,7 +17,7 @@ __all__ = ["MODULES", "UnknownDemo", "all_demos", "find_demo"]
 
 #: The demo modules (in `pacman/demos/`), in the order the demos are listed.
 MODULES: tuple[str, ...] = ("depth", "thrashing", "minexp", "coordination", "informed",
-                            "utilities", "mixed", "horizon", "forward")
+                            "utilities", "mixed", "horizon", "forward", "mcts")
 
 
 def _present(module: str) -> bool:
