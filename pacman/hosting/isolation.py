@@ -16,9 +16,10 @@ attempt ends it: the game stays the original process's) and dies with the child.
 With `Child(..., private=True)` the child also gets process namespaces of its own where Linux
 allows it (`unshare --pid --mount-proc`, as root or in a user namespace; `private_processes()`
 says whether this machine does): it is process 1 of its own world, its parent's pid reads as 0,
-`/proc` shows only its own processes, and no signal it sends can reach a process outside (not
-`kill(getppid())`, not `kill(-1)`). When it ends, everything it started ends with it. Its
-watchdog then follows a pipe held by the parent instead of the parent's pid.
+`/proc` shows only its own processes, it is alone in its process group, and no signal it sends
+can reach a process outside (not `kill(getppid())`, not `killpg(0)`, not `kill(-1)`). When it
+ends, everything it started ends with it. Its watchdog then follows a pipe held by the parent
+instead of the parent's pid.
 
 This is isolation against mistakes (infinite loops, `sys.exit`, `os._exit`, segfaults, memory
 hogs, floods of output) and, with `private`, against code that signals the processes around it;
@@ -334,6 +335,14 @@ def child_setup() -> Channel:
     parent = int(os.environ.get(_PARENT_ENV, "0") or 0)
     lifeline = int(os.environ.get(_LIFELINE_ENV, "-1") or -1)
     if lifeline >= 0:
+        # process 1 of its own PID namespace: it leaves the process group it shares with the
+        # `unshare` process outside, so no signal it sends to its group (`kill(getppid())`,
+        # whose pid reads 0, `killpg(0)`) can reach that process and end this one late, a
+        # move or more after it answered: it is alone in its group, and process 1 ignores
+        # the signals it sends itself
+        if os.getpid() == 1:
+            with contextlib.suppress(OSError):
+                os.setpgid(0, 0)
         threading.Thread(target=_follow_lifeline, args=(lifeline,), daemon=True).start()
     elif parent:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()

@@ -42,15 +42,15 @@ KILL_ANCESTORS = (
 #: the questions it loses
 HOSTILE = {
     "kills_parent_at_import": ("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
-                               None, set(FULL)),
+                               None, set()),
     "kills_group_at_import": ("import os, signal\nos.killpg(0, signal.SIGKILL)\n", None,
-                              set(FULL)),
+                              set()),
     "kills_every_process": ("import os, signal\nos.kill(-1, signal.SIGKILL)\n", None,
                             set(FULL)),
     # it finds no ancestor to kill (its parent's pid reads 0) and goes on to play correctly
     "kills_ancestors_in_minimax": (KILL_ANCESTORS, "MinimaxAgent", set()),
     "kills_parent_in_alphabeta": ("import os, signal; os.kill(os.getppid(), signal.SIGKILL)",
-                                  "AlphaBetaAgent", {"q3"}),
+                                  "AlphaBetaAgent", set()),
 }
 
 

@@ -140,19 +140,26 @@ def test_without_isolation_the_same_cheats_do_change_the_game(
     assert (cheated.outcome, cheated.score) != (honest.outcome, honest.score)
 
 
-@pytest.mark.parametrize("cheater", ["ExitsItsProcess", "KillsItsParent"])
-def test_an_agent_that_ends_its_process_or_its_parent_crashes_alone(cheaters: Path,
-                                                                    cheater: str) -> None:
-    if cheater == "KillsItsParent" and not private_processes():
-        pytest.skip("no PID namespace here: the agent would kill the test run")
-    record = game(cheaters, cheater, 0)
+def test_an_agent_that_ends_its_process_crashes_alone(cheaters: Path) -> None:
+    record = game(cheaters, "ExitsItsProcess", 0)
     assert record.outcome is Outcome.CRASH and record.fault_agent == 0, record.fault
-    # its signal ends its host (in its own PID namespace, `getppid()` is 0: the signal goes to
-    # its own process group). The kill reaches the group asynchronously, so the host may still
-    # answer a move or two (2 were seen in CI, under load): what holds is that the game ends
-    # there, as a crash, before the same random play would have ended it
     assert "the agent's process" in (record.fault or ""), record.fault
-    assert record.pacman_moves < game(cheaters, "Honest", 0).pacman_moves == 10
+    assert record.pacman_moves == 0  # it ended before its first answer
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_an_agent_that_kills_its_parent_signals_nobody_and_plays_random_play(
+        cheaters: Path, seed: int) -> None:
+    if not private_processes():
+        pytest.skip("no PID namespace here: the agent would kill the test run")
+    # in its own PID namespace its parent's pid reads 0, so `kill(getppid(), SIGKILL)` signals
+    # its own process group; the host is alone there (it left the group it shared with the
+    # `unshare` process outside), and process 1 ignores what it sends itself. Before, the
+    # signal reached `unshare`, whose death ended the host a move or more later, under load
+    # late enough that the game was recorded as lost instead of as a crash
+    honest, cheated = game(cheaters, "Honest", seed), game(cheaters, "KillsItsParent", seed)
+    assert (cheated.outcome, cheated.score, cheated.actions) == (
+        honest.outcome, honest.score, honest.actions)
 
 
 STORE_PATCHER = textwrap.dedent('''
