@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from pacman import GameState, load_layout, run_game
@@ -96,3 +98,28 @@ def test_a_lost_position_puts_the_loss_off(delay_loss: bool, action: str, value:
     assert agent.get_action(state) == action
     assert agent.last_decision is not None and agent.last_decision.value == value
     assert [i.value for i in agent.last_decision.iterations] == [-298.0, -311.0, -1000501.0]
+
+
+@pytest.mark.parametrize("name", ["IterativeAlphaBetaAgent", "IterativeExpectimaxAgent"])
+@pytest.mark.parametrize("budget", [{"time": 0.01}, {"time": 0, "nodes": 500}])
+@pytest.mark.parametrize("collector_on", [True, False])
+def test_a_time_budget_holds_the_garbage_collector_off_during_the_move_only(
+        name: str, budget: dict[str, float], collector_on: bool) -> None:
+    """A full collection over the kept table overran budgets up to 7 times (performance.md):
+    under a time budget the collector waits while the move is chosen, and is left as it was
+    found; a node budget leaves it alone."""
+    seen: set[bool] = set()
+
+    def watching(state: GameState) -> float:
+        seen.add(gc.isenabled())
+        return float(state.score)
+
+    agent = make_agent(name, "pacman", {**budget, "evaluation": watching})
+    (gc.enable if collector_on else gc.disable)()
+    try:
+        for state in _game_states(3):
+            agent.get_action(state)
+            assert gc.isenabled() is collector_on
+    finally:
+        gc.enable()
+    assert seen == ({False} if budget["time"] or not collector_on else {True})
