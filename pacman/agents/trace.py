@@ -41,7 +41,7 @@ from pacman.agents.search_core import (
 )
 
 __all__ = ["DEFAULT_TRACE_NODES", "METHODS", "SearchTrace", "TraceNode", "action_name",
-           "format_tree", "traced_search"]
+           "format_tree", "summary_line", "traced_search"]
 
 DEFAULT_TRACE_NODES = 20_000
 METHODS = ("minimax", "alphabeta", "expectimax")
@@ -191,16 +191,22 @@ def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any],
                     decision.best_actions, trace)
 
 
+def summary_line(trace: SearchTrace) -> str:
+    """The search in one line, the first of `format_tree`: method, depth, the chosen move and
+    its value, nodes generated, evaluations, cuts and the moves they pruned."""
+    return (f"{trace.method}, depth {trace.depth}: {trace.action} (value "
+            f"{_text(trace.value)}), {trace.nodes_generated} nodes generated, "
+            f"{trace.evaluations} evaluated, {trace.cuts} cut{'' if trace.cuts == 1 else 's'} "
+            f"pruning {trace.pruned} move{'' if trace.pruned == 1 else 's'}")
+
+
 def format_tree(trace: SearchTrace, notes: dict[str, str] | None = None) -> str:
     """The trace as an indented text tree: each node's action, label, kind and value, the
     alpha-beta window, and the cuts with the moves they pruned. `notes` adds a remark after
     the node with that label."""
     notes = notes or {}
     nodes = {node.id: node for node in trace.nodes}
-    lines = [f"{trace.method}, depth {trace.depth}: {trace.action} (value "
-             f"{_text(trace.value)}), {trace.nodes_generated} nodes generated, "
-             f"{trace.evaluations} evaluated, {trace.cuts} cut{'' if trace.cuts == 1 else 's'} "
-             f"pruning {trace.pruned} move{'' if trace.pruned == 1 else 's'}"]
+    lines = [summary_line(trace)]
 
     def describe(node: TraceNode) -> str:
         name = node.label if node.label is not None else f"#{node.id}"

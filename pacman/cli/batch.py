@@ -60,7 +60,9 @@ def add_parser(commands: Commands) -> None:
     batch.add_argument("-g", "--ghosts", action="append", metavar="AGENT[@SETTINGS]",
                        help="ghost agent; repeat to compare (default: RandomGhost)")
     batch.add_argument("--ghost-args", action="append", metavar="SETTINGS",
-                       help="settings for every -g without @, as -a")
+                       help="settings for every -g without @, as -a (every ghost of a "
+                            "configuration alike: the N:k=v form of pacman play, one ghost "
+                            "by index, is refused here)")
     batch.add_argument("-k", "--num-ghosts", action="append", type=non_negative_int,
                        metavar="N", help="number of ghosts; repeat to compare (default, and "
                                          "at most: all the layout has, as in pacman play)")
@@ -216,6 +218,19 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
     return specs
 
 
+def _refuse_ghost_index(texts: Sequence[str] | None) -> None:
+    """UsageError for a `--ghost-args N:k=v` (one ghost by index, as `pacman play` takes it):
+    a batch configuration, the key of its games in the results file, has one ghost agent
+    with one set of settings for all its ghosts."""
+    from pacman.cli.ghost_args import has_index
+
+    indexed = has_index(texts)
+    if indexed is not None:
+        raise UsageError(f"--ghost-args {_cut(indexed)}: a batch configuration gives all its "
+                         "ghosts the same settings, so one ghost's settings by index (N:) are "
+                         "for pacman play only; write k=v,k=v for every ghost")
+
+
 def _check_experiment(experiment: Experiment, path: str) -> None:
     """UsageError, naming the file, for a number of an experiment file out of range."""
     for option, value in (("games", experiment.games), ("seed", experiment.seed),
@@ -308,6 +323,7 @@ def run(args: argparse.Namespace) -> int:
         _check_experiment(experiment, args.experiment)
     if args.agent_args and not args.pacman:
         raise UsageError("-a/--agent-args applies to -p agents: give -p too")
+    _refuse_ghost_index(args.ghost_args)
     if args.ghost_args and not args.ghosts:
         args.ghosts = ["RandomGhost"]
     pacman = (_agent_specs(args.pacman, args.agent_args, "pacman", args.agents,

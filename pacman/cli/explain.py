@@ -48,7 +48,9 @@ sources:
 The text tree is printed by default. --html FILE writes a self-contained page (no network):
 the tree drawn with shapes by node kind, stepping forward and back through the algorithm
 (buttons or arrow keys), minimax, alpha-beta and expectimax on the same tree side by side,
-and collapsed subtrees that open on a click. --svg FILE writes a static picture for slides.
+and collapsed subtrees that open on a click. --svg FILE writes a static picture for slides,
+headed by the lines the text view prints first (the move, the chosen action and its value,
+nodes generated, evaluations, cuts and moves pruned).
 With --agents on a tree case, that file's agent runs on the case too: nodes it did not
 generate, or generated beyond the solution, are marked (in the page, side by side with the
 expected search) and the first difference is named; the exit status is then 1."""
@@ -93,7 +95,8 @@ def add_parser(commands: Commands) -> None:
     explain.add_argument("--html", default=None, metavar="FILE",
                          help="write the interactive tree page (self-contained HTML)")
     explain.add_argument("--svg", default=None, metavar="FILE",
-                         help="write the tree as a static SVG picture")
+                         help="write the tree as a static SVG picture, headed by the text "
+                              "view's summary lines")
     explain.add_argument("--max-nodes", type=positive_int, default=DEFAULT_MAX_NODES,
                          metavar="N", help="record at most N nodes of each search (the rest "
                                            f"is only counted; default {DEFAULT_MAX_NODES})")
@@ -141,7 +144,7 @@ def search(problem: Explainable, method: str, max_nodes: int) -> SearchTrace:
 def run(args: argparse.Namespace) -> int:
     """`pacman explain`: print the tree (and write the page or picture); 1 when a student's
     agent departs from the solution."""
-    from pacman.agents.trace import format_tree
+    from pacman.agents.trace import format_tree, summary_line
 
     found, case = _problem(args)
     if args.agents is not None and case is None:
@@ -167,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     if args.compare:
         print("compared on the same tree:")
         for method in methods:
-            print("  " + format_tree(traces[method]).split("\n", 1)[0])
+            print("  " + summary_line(traces[method]))
     if student is not None:
         for line in student.summary:
             print(line)
@@ -188,12 +191,23 @@ def run(args: argparse.Namespace) -> int:
         from pacman.web.tree_page import render_svg
 
         _write(args.svg, render_svg(trace.to_json(), max_shown=args.max_shown,
-                                    title=f"{problem.title}: {_TITLES[problem.method]}"))
+                                    title=f"{problem.title}: {_TITLES[problem.method]}",
+                                    summary=summary_lines(problem, trace)))
         print(f"wrote {args.svg}")
     return 0 if student is None or student.passed else 1
 
 
 _TITLES = {"minimax": "minimax", "alphabeta": "alpha-beta", "expectimax": "expectimax"}
+
+
+def summary_lines(problem: Explainable, trace: SearchTrace) -> list[str]:
+    """The lines the text view prints first, before the tree: the problem's context (for a
+    replay, the move, the recorded agent and how it is searched) and the search in one line
+    (`pacman.agents.trace.summary_line`: the chosen move and its value, nodes generated,
+    evaluations, cuts and moves pruned). The SVG picture carries the same lines."""
+    from pacman.agents.trace import summary_line
+
+    return [*problem.context, summary_line(trace)]
 
 
 def _run_mcts(args: argparse.Namespace, move: MCTSMove) -> int:

@@ -66,7 +66,11 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("-a", "--agent-args", "--agentArgs", dest="agent_args", default=None,
                       help="Pacman settings k=v,k=v, e.g. depth=3,evaluation=better "
                            "(a classic agent gets them as strings, e.g. evalFn=better)")
-    play.add_argument("--ghost-args", default=None, help="ghost settings k=v,k=v")
+    play.add_argument("--ghost-args", action="append", default=None, metavar="[N:]SETTINGS",
+                      help="ghost settings k=v,k=v for every ghost; N:k=v,k=v for ghost agent "
+                           "N only (Pacman is agent 0, the ghosts 1, 2, ...), over the shared "
+                           "ones; repeat the option, e.g. --ghost-args prob_attack=0.5 "
+                           "--ghost-args 2:prob_attack=0.9")
     view = play.add_mutually_exclusive_group()
     view.add_argument("-q", "--quiet", "--quietTextGraphics", dest="quiet",
                       action="store_true", help="no display")
@@ -137,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
         pacman_name = resolve_name(args.pacman, "pacman", args.agents)
         ghost_name = resolve_name(args.ghosts, "ghost", args.agents)
     pacman_settings = parse_settings(args.agent_args)
-    ghost_settings = parse_settings(args.ghost_args)
+    from pacman.cli.ghost_args import parse_ghost_args
+
+    ghost_args = parse_ghost_args(args.ghost_args)
     if args.trace:
         if (args.quiet or args.text) and not args.record and not args.record_dir:
             raise UsageError("--trace keeps each move's search in the replay: add --record "
@@ -158,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record and args.num_games > 1:
         raise UsageError("--record saves one game; use --record-dir DIR with -n")
     pacman_spec = AgentSpec.of(pacman_name, pacman_settings)
-    ghost_spec = AgentSpec.of(ghost_name, ghost_settings)
+    ghost_spec = ghost_args.specs(ghost_name, num_ghosts, layout.name)  # one, or one per ghost
 
     def game_of(seed: int) -> GameSpec:
         """Game `seed` of this command, as the one game description every host plays."""

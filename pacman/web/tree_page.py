@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from pacman.trace_layout import Placed, layout_tree, stub_xs
@@ -205,6 +206,7 @@ def render_page(title: str, views: list[dict[str, Any]], *, heading: str = "",
 
 # ------------------------------------------------------------------------ the static picture
 
+_SUMMARY_LINE = 17  # pixels between the heading's summary lines
 _FILL = {"max": "#dbe9ff", "min": "#ffe0dc", "chance": "#e9f7e1", "leaf": "#f3f3f3",
          "terminal": "#fff3c4", "stuck": "#f3f3f3"}
 
@@ -224,30 +226,54 @@ def _shape(kind: str, x: float, y: float, css: str) -> str:
             f'height="{r * 1.6}" fill="{fill}"/>')
 
 
-def render_svg(trace: dict[str, Any], *, max_shown: int = 120, title: str = "") -> str:
+def render_svg(trace: dict[str, Any], *, max_shown: int = 120, title: str = "",
+               summary: Sequence[str] = ()) -> str:
     """The tree as a static SVG picture (no script): shapes by kind, values, alpha-beta windows,
     the principal variation in bold, cuts' never-generated moves as dashed grey stubs, and
-    collapsed groups as `+N` boxes."""
+    collapsed groups as `+N` boxes.
+
+    Args:
+        trace: a `SearchTrace.to_json()`.
+        max_shown: nodes drawn before subtrees are collapsed.
+        title: the heading line ('' for none).
+        summary: lines written as they are under the title, one `<text class="summary">`
+            each inside `<g id="summary">` (`pacman explain` gives the lines its text view
+            prints first); the picture is widened to hold them.
+
+    Returns:
+        The SVG document as text.
+    """
     items = layout_tree(trace, max_shown=max_shown)
     names = node_names(trace)
     width = max((i.x for i in items), default=0) + 1
     for index in range(len(items)):
         width = max([width, *[x + 1 for x in stub_xs(items, index)]])
     height = max((i.y for i in items), default=0) + 1
+    top = 22 + _SUMMARY_LINE * len(summary)  # the baseline of the last heading line
 
     def px(item_x: float) -> float:
         return round(MARGIN + item_x * SLOT, 1)
 
     def py(row: int) -> float:
-        return MARGIN + 30 + row * ROW
+        return top + MARGIN + 8 + row * ROW
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{px(width) + MARGIN}" '
+    # about 7 px per character of 12 px sans-serif: wide enough for the heading's lines
+    text_width = MARGIN + 7 * max([len(title), *map(len, summary)], default=0)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" '
+           f'width="{max(px(width), text_width) + MARGIN}" '
            f'height="{py(height - 1) + 50}" font-family="sans-serif" font-size="11">',
            "<style>.edge{stroke:#777;stroke-width:1.2}.pv{stroke:#d9480f;stroke-width:3}"
            ".stub{stroke:#aaa;stroke-dasharray:4 3}.node{stroke:#333;stroke-width:1.2}"
-           ".node.pv{stroke:#d9480f;stroke-width:3}.grey{fill:#999}</style>"]
+           ".node.pv{stroke:#d9480f;stroke-width:3}.grey{fill:#999}"
+           ".summary{font-size:12px;fill:#222}</style>"]
     if title:
         out.append(f'<text x="{MARGIN}" y="22" font-size="14">{html.escape(title)}</text>')
+    if summary:
+        out.append('<g id="summary">')
+        out.extend(f'<text class="summary" x="{MARGIN}" y="{22 + _SUMMARY_LINE * (k + 1)}" '
+                   f'xml:space="preserve">{html.escape(line, quote=False)}</text>'
+                   for k, line in enumerate(summary))
+        out.append("</g>")
     for item in items:
         if item.parent is None:
             continue
