@@ -767,6 +767,56 @@ def bench_startup(runs: int = 10) -> dict[str, Any]:
             "play_random_ratio": medians["play_random"] / medians["python_pass"], "runs": runs}
 
 
+def bench_live_latency(frame_time: float = 0.05, max_moves: int = 150) -> dict[str, Any]:
+    """`pacman play --ui web`: the delay from the referee's move to the page's update, seen in
+    a real headless Chromium. The server stamps each move with `time.time()`; the page notes
+    `performance.timeOrigin + performance.now()` once it has drawn the move (DOM updated:
+    `shown_*`) and at the next animation frame (`frame_*`, up to one 60 Hz frame later).
+    One seeded alpha-beta game on mediumClassic at `frame_time` seconds per move."""
+    import re
+    import shutil
+    import subprocess
+
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as error:
+        raise ImportError(f"live-latency needs playwright: {error}") from None
+    chromium = os.environ.get("PACMAN_TEST_CHROMIUM") or shutil.which("chromium")
+    if chromium is None:
+        raise ImportError("live-latency needs Chromium (apt-get install chromium)")
+    command = [sys.executable, "-m", "pacman", "play", "--ui", "web", "--no-browser", "-p",
+               "alphabeta", "-l", "mediumClassic", "--seed", "0", "--frame-time",
+               str(frame_time), "--max-moves", str(max_moves)]
+    game = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert game.stdout is not None
+        url = re.search(r"http://\S+", game.stdout.readline())
+        if url is None:
+            raise RuntimeError(f"no address printed: {game.stderr.read() if game.stderr else ''}")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True)
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.goto(url.group(0))
+            page.wait_for_selector("body[data-ended=true]", timeout=300_000)
+            report = page.evaluate("window.pacmanLive")
+            browser.close()
+        game.communicate(timeout=60)
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+
+    def quantile(values: list[float], share: float) -> float:
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+    shown, frame = report["latencies"], report["frameLatencies"]
+    return {"moves": len(shown), "frame_time": frame_time,
+            "shown_median_ms": statistics.median(shown), "shown_p95_ms": quantile(shown, 0.95),
+            "shown_max_ms": max(shown), "frame_median_ms": statistics.median(frame),
+            "frame_p95_ms": quantile(frame, 0.95), "target_ms": 50.0}
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -794,6 +844,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "escape": lambda a: bench_escape(a.repeat),
     "startup": lambda a: bench_startup(),
     "host": lambda a: bench_host(a.repeat),
+    "live-latency": lambda a: bench_live_latency(),
 }
 
 

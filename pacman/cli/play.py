@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pacman.cli.options import Commands
+    from pacman.display.protocol import Display
     from pacman.game import Agent
     from pacman.hosting.watched import WatchedGames
     from pacman.layout import Layout
@@ -76,6 +77,14 @@ def add_parser(commands: Commands) -> None:
                       action="store_true", help="no display")
     view.add_argument("-t", "--text", "--textGraphics", dest="text", action="store_true",
                       help="text display")
+    view.add_argument("--ui", choices=("window", "web"), default="window",
+                      help="where to show the game: the pygame window (default) or web: a "
+                           "page in your browser, served from 127.0.0.1 only with a secret "
+                           "token in its address (for machines with no display: SSH, "
+                           "JupyterHub, Codespaces, WSL); the games start when the page opens")
+    play.add_argument("--no-browser", action="store_true",
+                      help="with --ui web, only print the page's address (default: also open "
+                           "it in a browser when this machine shows windows)")
     play.add_argument("-f", "--fix-seed", "--fixRandomSeed", dest="fix_seed",
                       action="store_true", help="the same seed (0) for every game")
     play.add_argument("--seed", type=seed_int, default=None,
@@ -216,14 +225,16 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
     if args.catch_exceptions:
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
-    display = make_display(args)
+    display = _web_display(args, layout, num_ghosts, keyboard) if args.ui == "web" \
+        else _window_or_text(args)
     if args.trace and (args.move_time_limit or args.game_time_limit) and getattr(
             display, "takes_keyboard", False):
         print("pacman: note: with --timeout/--game-timeout the agents play in a child process "
               "and the window's search panel shows no trace (--record keeps them)",
               file=sys.stderr)
     if keyboard and not getattr(display, "takes_keyboard", False):
-        raise UsageError("the keyboard agent needs the window, which could not be opened")
+        raise UsageError("the keyboard agent needs the window, which could not be opened "
+                         "(--ui web plays in a browser)")
     display = with_export(display, args)
     records: list[GameRecord] = []
     game = 0
@@ -265,6 +276,50 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
     if args.record_dir and records:
         print(f"recorded {len(records)} game(s) in {args.record_dir}")
     return 0
+
+
+def _web_display(args: argparse.Namespace, layout: Layout, num_ghosts: int,
+                 keyboard: bool) -> Display:
+    """`--ui web`: the live page's server (`pacman.web.live`), its address printed (and
+    opened in a browser if this machine shows windows); returns once a page has opened it."""
+    from pacman.state import GameState
+    from pacman.web.live import LiveView
+
+    between = 1.0 if args.num_games > 1 and args.frame_time > 0 and not args.no_wait else 0.0
+    view = LiveView(GameState.initial(layout, num_ghosts), games=args.num_games,
+                    frame_time=args.frame_time, between_games=between, keyboard=keyboard)
+    print(f"pacman: watch the game at {view.url} (it starts when the page opens; Ctrl-C stops)",
+          flush=True)
+    if not args.no_browser and _shows_windows():
+        import contextlib
+        import webbrowser
+
+        with contextlib.suppress(Exception):  # no browser: the address printed is enough
+            webbrowser.open(view.url)
+    view.wait_for_page()
+    return view
+
+
+def _window_or_text(args: argparse.Namespace) -> Display:
+    """`make_display`, whose one line when no window opens also names `--ui web`."""
+    import contextlib
+    import io
+
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        display = make_display(args)
+    for line in said.getvalue().splitlines():
+        if line.startswith("pacman: no window") and line.endswith("using the text display"):
+            line += " (`pacman play --ui web` shows the game in a browser)"
+        print(line, file=sys.stderr)
+    return display
+
+
+def _shows_windows() -> bool:
+    """Whether a browser may open a window here (never a text browser in this terminal)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def _save_replays(args: argparse.Namespace, record: GameRecord, layout: Layout,

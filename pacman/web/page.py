@@ -68,17 +68,19 @@ def inline_asset(name: str) -> str:
 
 
 def page_shell(title: str, body: str, *, css: str, js: str, data: Any,
-               data_id: str = "page-data") -> str:
+               data_id: str = "page-data", csp: str = CONTENT_SECURITY_POLICY) -> str:
     """A whole self-contained page: `body` (markup), the style, the data and the script
     inline, and a content security policy that forbids every outside request.
 
     `title` and `data_id` are HTML-escaped; `body`, `css` and `js` go in as they are. The data
     is `script_json(data)` in `<script type="application/json" id="DATA_ID">`, before the
     script, which may read it with `JSON.parse(document.getElementById(DATA_ID).textContent)`.
+    `csp` replaces the policy (the live view's page also talks to its own server).
     """
+    policy = html.escape(csp, quote=False).replace('"', "&quot;")  # the default is unchanged
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CONTENT_SECURITY_POLICY}\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         "<link rel=\"icon\" href=\"data:,\">\n"
         f"<title>{html.escape(title)}</title>\n<style>\n{css}\n</style>\n</head>\n<body>\n"

@@ -30,7 +30,7 @@ from pacman.web.page import hex_color
 if TYPE_CHECKING:
     from pacman.replay import Replay, Verdict
 
-__all__ = ["PAGE_FORMAT", "page_data"]
+__all__ = ["PAGE_FORMAT", "page_data", "start_data", "step_change", "trace_entry"]
 
 #: the version of the JSON embedded in the page (`page_data`)
 PAGE_FORMAT = 1
@@ -138,6 +138,90 @@ def _outcome_text(outcome: Outcome, score: int, pacman_moves: int) -> str:
     }[outcome]
 
 
+def step_change(number: int, before: GameState, after: GameState, agent: int, action: str,
+                pacman_moves: int, food_index: Mapping[tuple[int, int], int],
+                capsule_index: Mapping[tuple[int, int], int]) -> dict[str, Any]:
+    """What action `number` (1-based) of a game changes on the page, as `page_data` and the
+    live view (`pacman.web.live`) both record it.
+
+    Args:
+        number: the action's place in the game (step `number` of the page).
+        before: the state the action was played in.
+        after: the state it made.
+        agent: the agent that moved.
+        action: its action's name.
+        pacman_moves: Pacman's moves so far, this one included.
+        food_index: each dot's cell -> its index in `layout.food`.
+        capsule_index: each capsule's cell -> its index in `layout.capsules`.
+
+    Returns:
+        `{"step": the page's step (see page_data), "food": indexes of the dots eaten,
+        "capsules": indexes of the capsules eaten, "events": the events at this step}`.
+    """
+    food: list[int] = []
+    capsules: list[int] = []
+    events: list[dict[str, Any]] = []
+    if after.food_mask != before.food_mask:
+        for cell in set(before.food_positions) - set(after.food_positions):
+            food.append(food_index[cell])
+    if after.capsule_count != before.capsule_count:
+        for cell in set(before.capsule_positions) - set(after.capsule_positions):
+            capsules.append(capsule_index[cell])
+            events.append({"step": number, "kind": "capsule",
+                           "text": f"Pacman eats a capsule at {cell[0]},{cell[1]}"})
+    for ghost, (old, new) in enumerate(zip(before.ghost_positions, after.ghost_positions),
+                                       start=1):
+        if abs(old[0] - new[0]) + abs(old[1] - new[1]) > 1.01 and before.scared_timers[
+                ghost - 1] > 0:
+            events.append({"step": number, "kind": "ghost",
+                           "text": f"Pacman eats ghost {ghost}"})
+    return {"step": _step(after, agent, action, pacman_moves), "food": sorted(food),
+            "capsules": sorted(capsules), "events": events}
+
+
+def trace_entry(summary: Mapping[str, Any], root: GameState) -> dict[str, Any]:
+    """A traced Pacman move's summary as the page shows it: JSON-safe (`_clean`), with its
+    principal variation (or most-visited line) played from `root`, the state Pacman searched,
+    as paths on the maze under `"pv"`."""
+    entry: dict[str, Any] = _clean(summary)
+    entry["pv"] = _pv_paths(root, summary.get("principal_variation") or [])
+    return entry
+
+
+def start_data(state: GameState, agents: Sequence[str], title: str = "") -> dict[str, Any]:
+    """The page's data (`page_data`'s format) of a game that has not moved yet: one step,
+    `state`; no outcome. The live view starts each game from it and adds moves as they come.
+
+    Args:
+        state: the game's initial state.
+        agents: the agents' descriptions (missing ones are shown as "?").
+        title: the page's title ('' for "LAYOUT: AGENTS").
+
+    Returns:
+        A dict with every key of `page_data`'s.
+    """
+    layout = state.layout
+    count = state.num_agents
+    names = (list(agents) + ["?"] * count)[:count]
+    return {
+        "format": PAGE_FORMAT,
+        "title": title or f"{layout.name}: {describe_agents(names)}",
+        "layout": {"name": layout.name, "width": layout.width, "height": layout.height,
+                   "food": [list(c) for c in layout.food],
+                   "capsules": [list(c) for c in layout.capsules]},
+        "seed": None, "agents": names, "agents_line": describe_agents(names),
+        "think_time": [0.0] * count, "steps": [_step(state, -1, None, 0)],
+        "food_gone": [None] * len(layout.food), "capsules_gone": [None] * len(layout.capsules),
+        "events": [], "pacman_nodes": [], "pacman_move_times": [], "traces": [],
+        "complete": False, "played": 0, "recorded_actions": 0,
+        "recorded": {"outcome": "", "score": state.score, "pacman_moves": 0},
+        "outcome": None, "fault": None, "banner": [], "notes": [], "differences": [],
+        "colors": {"ghosts": [hex_color(c) for c in GHOST_COLORS],
+                   "pacman": hex_color(PACMAN_COLOR)},
+        "flash_time": FLASH_TIME,
+    }
+
+
 def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data (`PAGE_FORMAT`); `verdict` is
     `verify(replay)`, computed here when not given.
@@ -167,25 +251,18 @@ def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
     events: list[dict[str, Any]] = []
     pacman_moves = 0
     for number in range(1, len(states)):
-        before, after = states[number - 1], states[number]
         agent = (number - 1) % agents_count
         if agent == 0:
             pacman_moves += 1
-        steps.append(_step(after, agent, record.actions[number - 1], pacman_moves))
-        if after.food_mask != before.food_mask:
-            for cell in set(before.food_positions) - set(after.food_positions):
-                food_gone[food_index[cell]] = number
-        if after.capsule_count != before.capsule_count:
-            for cell in set(before.capsule_positions) - set(after.capsule_positions):
-                capsules_gone[capsule_index[cell]] = number
-                events.append({"step": number, "kind": "capsule",
-                               "text": f"Pacman eats a capsule at {cell[0]},{cell[1]}"})
-        for ghost, (old, new) in enumerate(zip(before.ghost_positions, after.ghost_positions),
-                                           start=1):
-            if abs(old[0] - new[0]) + abs(old[1] - new[1]) > 1.01 and before.scared_timers[
-                    ghost - 1] > 0:
-                events.append({"step": number, "kind": "ghost",
-                               "text": f"Pacman eats ghost {ghost}"})
+        change = step_change(number, states[number - 1], states[number], agent,
+                             record.actions[number - 1], pacman_moves, food_index,
+                             capsule_index)
+        steps.append(change["step"])
+        for j in change["food"]:
+            food_gone[j] = number
+        for j in change["capsules"]:
+            capsules_gone[j] = number
+        events.extend(change["events"])
 
     end = len(states) - 1
     notes: list[str] = []
@@ -218,10 +295,7 @@ def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
         if not isinstance(summary, Mapping):
             traces.append(None)
             continue
-        entry = _clean(summary)
-        root = states[move * agents_count]
-        entry["pv"] = _pv_paths(root, summary.get("principal_variation") or [])
-        traces.append(entry)
+        traces.append(trace_entry(summary, states[move * agents_count]))
 
     return {
         "format": PAGE_FORMAT,

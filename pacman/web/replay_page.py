@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pacman.display.scene import (
     BACKGROUND,
@@ -46,7 +46,7 @@ from pacman.web.replay_data import page_data
 if TYPE_CHECKING:
     from pacman.replay import Replay, Verdict
 
-__all__ = ["PageError", "build_replay_page", "wall_svg", "write_replay_page"]
+__all__ = ["PageError", "build_replay_page", "viewer_body", "wall_svg", "write_replay_page"]
 
 CELL = 30  # SVG units per cell: the window's cell at zoom 1
 
@@ -239,14 +239,40 @@ SPEEDS = (1, 2, 4, 8, 15, 30, 60)
 DEFAULT_SPEED = 8
 
 
+def viewer_body(data: Mapping[str, Any], layout: Layout, outcome_value: str,
+                outcome_text: str) -> str:
+    """The viewer's markup (header, maze, status bar, controls, scrub bar, panels) for page
+    data in `page_data`'s format; `replay.js` fills it in. The live view
+    (`pacman.web.live_page`) shows its games in the same markup.
+
+    Args:
+        data: the page's data (`page_data` or `start_data`).
+        layout: the maze drawn (its food and capsules in `layout.food`'s order).
+        outcome_value: the outcome's word in the header (e.g. "win", "incomplete").
+        outcome_text: the sentence after it.
+
+    Returns:
+        HTML text, every value of `data` escaped.
+    """
+    escape = html.escape
+    fault = data["fault"]
+    speeds = "".join(f"<option value=\"{s}\"{' selected' if s == DEFAULT_SPEED else ''}>"
+                     f"{s} moves/s</option>" for s in SPEEDS)
+    return _BODY.format(
+        title=escape(data["title"]), outcome=escape(outcome_value),
+        outcome_text=escape(outcome_text),
+        fault_hidden="" if fault else " hidden",
+        fault_text=escape(fault["text"]) if fault else "",
+        notes="".join(f"<li>{escape(note)}</li>" for note in data["notes"]),
+        svg=_board_svg(layout), speeds=speeds, end=len(data["steps"]) - 1,
+        diff_hidden="" if data["differences"] else " hidden",
+        differences="".join(f"<li>{escape(d)}</li>" for d in data["differences"]))
+
+
 def build_replay_page(replay: Replay, verdict: Verdict | None = None) -> str:
     """The whole page of a replay, as text (see the module's description)."""
     data = page_data(replay, verdict)
     outcome = data["outcome"]
-    fault = data["fault"]
-    escape = html.escape
-    speeds = "".join(f"<option value=\"{s}\"{' selected' if s == DEFAULT_SPEED else ''}>"
-                     f"{s} moves/s</option>" for s in SPEEDS)
     if outcome is None:
         outcome_value = "incomplete"
         outcome_text = (f"not reached: the re-simulation stops after action {data['played']} "
@@ -254,15 +280,7 @@ def build_replay_page(replay: Replay, verdict: Verdict | None = None) -> str:
                         f"{data['recorded']['score']})")
     else:
         outcome_value, outcome_text = outcome["value"], outcome["text"]
-    body = _BODY.format(
-        title=escape(data["title"]), outcome=escape(outcome_value),
-        outcome_text=escape(outcome_text),
-        fault_hidden="" if fault else " hidden",
-        fault_text=escape(fault["text"]) if fault else "",
-        notes="".join(f"<li>{escape(note)}</li>" for note in data["notes"]),
-        svg=_board_svg(replay.layout), speeds=speeds, end=len(data["steps"]) - 1,
-        diff_hidden="" if data["differences"] else " hidden",
-        differences="".join(f"<li>{escape(d)}</li>" for d in data["differences"]))
+    body = viewer_body(data, replay.layout, outcome_value, outcome_text)
     return page_shell(f"Pacman replay: {data['title']}", body, css=inline_asset("replay.css"),
                       js=inline_asset("replay.js"), data=data, data_id="replay-data")
 

@@ -23,6 +23,7 @@
   var $ = function (id) { return document.getElementById(id); };
   var current = 0;
   var timer = null;
+  var keysOff = false; // the live view (live.js) takes the keys while a game is played
 
   function el(name, attrs, parent) {
     var node = document.createElementNS(SVG_NS, name);
@@ -122,8 +123,10 @@
   var capsuleDots = document.querySelectorAll("#capsules .capsule");
   var scrub = $("scrub");
   var agentRows = [];
-  (function buildAgentsTable() {
+  function buildAgentsTable() {
     var tbody = document.querySelector("#agents tbody");
+    agentRows = [];
+    while (tbody.firstChild) { tbody.removeChild(tbody.firstChild); }
     for (var i = 0; i < AGENTS; i++) {
       var row = document.createElement("tr");
       row.className = "agent-row";
@@ -144,10 +147,12 @@
       tbody.appendChild(row);
       agentRows.push(cells);
     }
-  })();
+  }
+  buildAgentsTable();
 
-  (function buildMarkers() {
+  function buildMarkers() {
     var box = $("markers");
+    while (box.firstChild) { box.removeChild(box.firstChild); }
     var add = function (step, kind, title) {
       var mark = document.createElement("div");
       mark.className = "marker " + kind;
@@ -166,7 +171,8 @@
       add(END, "end incomplete", "the re-simulation stops here");
     }
     if (DATA.fault) { add(DATA.fault.step, "fault", DATA.fault.text).textContent = "!"; }
-  })();
+  }
+  buildMarkers();
 
   scrub.max = END;
   text("moves-total", END);
@@ -412,7 +418,7 @@
     button.addEventListener("mousedown", function (event) { event.preventDefault(); });
   });
   document.addEventListener("keydown", function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (keysOff || event.altKey || event.ctrlKey || event.metaKey) { return; }
     var target = event.target;
     var onRange = target === scrub;
     if (target && (target.tagName === "SELECT" || target.tagName === "INPUT") && !onRange &&
@@ -431,6 +437,33 @@
       show(event.key === "Home" ? 0 : END);
     }
   });
+
+  // The live view (live.js) shows its games through this viewer: `load` a game's data (the
+  // same format), `refresh` after adding steps to it, `show` a step, `keys(false)` to take
+  // the keys while a game is played.
+  function refresh() {
+    STEPS = DATA.steps;
+    END = STEPS.length - 1;
+    scrub.max = END;
+    text("moves-total", END);
+  }
+
+  window.pacmanViewer = {
+    load: function (data) {
+      pause();
+      DATA = data;
+      refresh();
+      buildAgentsTable();
+      buildMarkers();
+      show(END);
+    },
+    refresh: refresh,
+    show: function (step) { show(step); },
+    pause: pause,
+    keys: function (on) { keysOff = !on; },
+    end: function () { return END; },
+    current: function () { return current; }
+  };
 
   show(0);
   document.body.setAttribute("data-ready", "true");
