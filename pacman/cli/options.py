@@ -82,6 +82,29 @@ class Parser(argparse.ArgumentParser):
 Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
+#: Bounds of `--animation-fps` (`pacman.display.export.MIN_ANIMATION_FPS`/`MAX_...`, kept here
+#: so that parsing the command line imports no pygame): browsers play a frame shorter than
+#: 20 ms as if it lasted 100 ms, and a GIF holds a frame at most 655 s.
+MIN_ANIMATION_FPS, MAX_ANIMATION_FPS = 0.01, 50.0
+_fps_in_range = number_in(MIN_ANIMATION_FPS, MAX_ANIMATION_FPS)
+
+
+def animation_fps(text: str) -> float:
+    """The argparse type of `--animation-fps`: a number in [0.01, 50], saying why 50."""
+    try:
+        return _fps_in_range(text)
+    except argparse.ArgumentTypeError as error:
+        try:
+            too_fast = float(text) > MAX_ANIMATION_FPS
+        except ValueError:
+            too_fast = False
+        if too_fast:
+            raise argparse.ArgumentTypeError(
+                f"{error} (browsers play frames shorter than 20 ms at 10 fps; to go through "
+                f"a game faster, keep fewer rounds with --animation-skip)") from None
+        raise
+
+
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     """The window and frame-export flags shared by `play` and `replay`."""
     parser.add_argument("--no-wait", action="store_true",
@@ -89,10 +112,20 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
                              "(default: wait for a key; with -n > 1, 1 s or a key)")
     parser.add_argument("--screenshot", metavar="FILE.png", default=None,
                         help="save the last frame as a PNG (works with -q/-t too)")
-    parser.add_argument("--gif", metavar="FILE.gif", default=None,
-                        help="save the game as an animated GIF (needs Pillow: "
-                             "pip install 'pacman-adversarial[gif]'), or as PNG frames in a "
-                             "folder when the name does not end in .gif")
+    parser.add_argument("--gif", "--animation", dest="gif", metavar="FILE", default=None,
+                        help="save the game, one frame per round, as an animated FILE.gif or "
+                             "FILE.webp (lossless; both need Pillow: pip install "
+                             "'pacman-adversarial[gif]'), or as PNG frames in a folder for "
+                             "any other name")
+    parser.add_argument("--animation-fps", dest="animation_fps", metavar="FPS",
+                        type=animation_fps, default=None,
+                        help=f"frames per second of the .gif/.webp (at most "
+                             f"{MAX_ANIMATION_FPS:g}; default: one frame per --frame-time, "
+                             f"10 fps at the default 0.1 s)")
+    parser.add_argument("--animation-skip", dest="animation_skip", metavar="K",
+                        type=positive_int, default=None,
+                        help="keep one frame in K: the start, every K-th round and always the "
+                             "end screen (default 1: every round)")
 
 
 def check_output_paths(args: argparse.Namespace) -> None:
@@ -104,7 +137,7 @@ def check_output_paths(args: argparse.Namespace) -> None:
         value = getattr(args, option, None)
         if value is None:
             continue
-        flag = "--" + option.replace("_", "-")
+        flag = "--gif/--animation" if option == "gif" else "--" + option.replace("_", "-")
         if not value.strip():
             raise UsageError(f"{flag} needs a {'folder' if kind == 'folder' else 'file'} name")
         path = Path(value)
@@ -112,8 +145,20 @@ def check_output_paths(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag} {value} is a folder: give a file name")
         if kind == "folder" and path.exists() and not path.is_dir():
             raise UsageError(f"{flag} {value} is a file: give a folder")
-        if kind == "any" and path.suffix.lower() == ".gif" and path.is_dir():
-            raise UsageError(f"{flag} {value} is a folder: give a file name ending in .gif")
+        if kind == "any" and path.suffix.lower() in (".gif", ".webp") and path.is_dir():
+            raise UsageError(f"{flag} {value} is a folder: give a file name ending in "
+                             f"{path.suffix}")
+    gif = getattr(args, "gif", None)
+    for option in ("animation_fps", "animation_skip"):
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        flag = "--" + option.replace("_", "-")
+        if gif is None:
+            raise UsageError(f"{flag} needs --gif/--animation FILE")
+        if option == "animation_fps" and Path(gif).suffix.lower() not in (".gif", ".webp"):
+            raise UsageError(f"{flag} sets the speed of a .gif or .webp file; a folder of PNG "
+                             f"frames ({gif}) has none")
 
 
 ISOLATION_HELP = ("where a user's agent (a file, a module, a CS188 class, or an "
@@ -151,9 +196,12 @@ def make_display(args: argparse.Namespace) -> Display:
 
 
 def with_export(display: Display, args: argparse.Namespace) -> Display:
-    """Wrap the display to write --screenshot/--gif (rendered off-screen, pygame needed)."""
+    """Wrap the display to write --screenshot/--gif (rendered off-screen, pygame needed), at
+    --animation-fps, keeping one frame in --animation-skip."""
     if not args.screenshot and not args.gif:
         return display
     from pacman.display.export import FrameExport
     return FrameExport(display, screenshot=args.screenshot, gif=args.gif,
-                       zoom=args.zoom, frame_time=args.frame_time)
+                       zoom=args.zoom, frame_time=args.frame_time,
+                       fps=getattr(args, "animation_fps", None),
+                       skip=getattr(args, "animation_skip", None) or 1)

@@ -1,15 +1,19 @@
-"""Games as picture files: a PNG of the last frame (`--screenshot`), every round as an animated
-GIF or a folder of PNG frames (`--gif`).
+"""Games as picture files: a PNG of the last frame (`--screenshot`), the game's rounds as an
+animated GIF or WebP, or a folder of PNG frames (`--gif`/`--animation`).
 
 One job: writing frames to files. `FrameExport` wraps another display, renders the game off
 screen with a `Renderer` (`pacman.display.render`) as it goes and writes the files when the
-game ends; `save_png` and `save_gif` write arrays. PNGs need only pygame; a GIF needs Pillow
-(`check_gif_support` says so up front, as an `ExportError`, before a game is played).
+game ends; `save_png`, `save_gif` and `save_webp` write arrays. PNGs need only pygame; a GIF
+or a WebP needs Pillow (`check_animation_support` says so up front, as an `ExportError`,
+before a game is played).
 """
 
 from __future__ import annotations
 
+import math
 import os
+import tempfile
+import warnings
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +34,25 @@ if TYPE_CHECKING:
     from pacman.record import GameRecord
     from pacman.state import GameState
 
-__all__ = ["ExportError", "FrameExport", "check_gif_support", "save_gif", "save_png"]
+__all__ = ["ANIMATION_SUFFIXES", "HOLD_LAST_MS", "MAX_ANIMATION_FPS", "MIN_ANIMATION_FPS",
+           "ExportError", "FrameExport", "animation_format", "check_animation_support",
+           "check_gif_support", "check_webp_support", "frame_ms_at", "kept_frames", "save_gif",
+           "save_png", "save_webp"]
+
+#: The file suffixes written as one animated file (any other name is a folder of PNG frames).
+ANIMATION_SUFFIXES = (".gif", ".webp")
+#: The fastest animation: browsers play a frame shorter than 20 ms as if it lasted 100 ms.
+MAX_ANIMATION_FPS = 50.0
+#: The slowest animation: 100 s a frame (a GIF holds at most 655.35 s).
+MIN_ANIMATION_FPS = 0.01
+#: How long an animation shows its last frame (the end screen), unless frames are longer.
+HOLD_LAST_MS = 2000
+
+
+def animation_format(path: str | Path) -> str | None:
+    """`"gif"` or `"webp"` for a path with that suffix (any case), None for a folder of PNGs."""
+    suffix = Path(path).suffix.lower()
+    return suffix[1:] if suffix in ANIMATION_SUFFIXES else None
 
 
 def check_gif_support() -> None:
@@ -42,12 +64,85 @@ def check_gif_support() -> None:
                           "(or give a folder name to get PNG frames)") from None
 
 
+def check_webp_support() -> None:
+    """Raise `ExportError` when Pillow is missing or was built without WebP (animation)."""
+    try:
+        from PIL import features
+    except ImportError:
+        raise ExportError("writing a WebP needs Pillow: pip install 'pacman-adversarial[gif]' "
+                          "(or give a folder name to get PNG frames)") from None
+    with warnings.catch_warnings():  # Pillow 11.0 deprecates "webp_anim" (then drops it)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            animated = features.check_feature("webp_anim")
+        except ValueError:  # a Pillow that knows no "webp_anim": WebP includes animation
+            animated = True
+    if not features.check("webp") or not animated:
+        raise ExportError("this Pillow cannot write WebP (built without libwebp): give a .gif "
+                          "name, or install Pillow's own wheel (pip install --force-reinstall "
+                          "pillow)")
+
+
+def check_animation_support(path: str | Path) -> None:
+    """Raise `ExportError` when `path`'s animation format (see `animation_format`) cannot be
+    written here; a folder of PNG frames needs nothing beyond pygame."""
+    kind = animation_format(path)
+    if kind == "gif":
+        check_gif_support()
+    elif kind == "webp":
+        check_webp_support()
+
+
+def frame_ms_at(fps: float, kind: str) -> int:
+    """The duration in ms of one frame at `fps` frames per second, as the file stores it.
+
+    Args:
+        fps: frames per second, in [MIN_ANIMATION_FPS, MAX_ANIMATION_FPS].
+        kind: "gif" (delays are whole hundredths of a second: 1000 / fps rounded to the
+            nearest 10 ms, halves up) or "webp" (whole ms: 1000 / fps rounded, halves up).
+
+    Returns:
+        The frame duration in ms: at least 20, the shortest browsers play as written.
+
+    Raises:
+        ExportError: `fps` out of range, or an unknown `kind`.
+    """
+    if not MIN_ANIMATION_FPS <= fps <= MAX_ANIMATION_FPS:
+        raise ExportError(f"animation fps must be between {MIN_ANIMATION_FPS:g} and "
+                          f"{MAX_ANIMATION_FPS:g}, not {fps:g}")
+    if kind == "gif":
+        return max(20, 10 * math.floor(100 / fps + 0.5))
+    if kind == "webp":
+        return max(20, math.floor(1000 / fps + 0.5))
+    raise ExportError(f"no animation format {kind!r} (known: gif, webp)")
+
+
+def kept_frames(count: int, skip: int) -> list[int]:
+    """The indexes of the frames an animation keeps out of `count` with `--animation-skip`.
+
+    Args:
+        count: the frames of the whole game, one per round: the start, each round, the end.
+        skip: keep one frame in `skip` (1 keeps all).
+
+    Returns:
+        0, skip, 2 * skip, ... below `count`, and always `count - 1` (the end screen), in order.
+    """
+    kept = list(range(0, count, skip))
+    if count and kept[-1] != count - 1:
+        kept.append(count - 1)
+    return kept
+
+
 class FrameExport:
     """A display wrapper that also renders the game off-screen and exports it.
 
     `screenshot`: a PNG of the last frame. `gif`: the whole game, one frame per round, as an
-    animated GIF (Pillow) or, when the path has no `.gif` suffix, as a folder of PNG frames.
-    With several games, the files hold the last game.
+    animated GIF or WebP (Pillow; by the suffix, `.gif` or `.webp`) or, for any other name,
+    as a folder of PNG frames `frame-00000.png`, ... With several games, the files hold the
+    last game. `skip` keeps one frame in `skip` (the start, then every `skip`-th round; the
+    end screen always), the frames a `kept_frames(count, skip)` call lists. `fps` sets an
+    animation's frames per second (`frame_ms_at`); without it a frame lasts `frame_time`
+    (at least 20 ms; 0.1 s when `frame_time` is 0). The last frame is held `HOLD_LAST_MS`.
 
     The last frame is the window's end screen in every mode (window, `-t`, `-q`): the final
     state with the end box ("Pacman wins!", "Game over", "CAPPED", ... and the score; none for
@@ -56,20 +151,30 @@ class FrameExport:
 
     def __init__(self, inner: Display, *, screenshot: str | Path | None = None,
                  gif: str | Path | None = None, zoom: float = 1.0,
-                 frame_time: float = 0.1) -> None:
+                 frame_time: float = 0.1, fps: float | None = None, skip: int = 1) -> None:
         self.inner = inner
         self.screenshot = Path(screenshot) if screenshot else None
         self.gif = Path(gif) if gif else None
-        if self.gif is not None and self.gif.suffix.lower() == ".gif":
-            check_gif_support()
+        self.kind = animation_format(self.gif) if self.gif is not None else None
+        if self.gif is not None:
+            check_animation_support(self.gif)
+        if isinstance(skip, bool) or not isinstance(skip, int) or skip < 1:
+            raise ExportError(f"frame skip must be a whole number >= 1, not {skip!r}")
+        if fps is not None and self.kind is None:
+            raise ExportError("fps sets the speed of an animation (.gif or .webp); "
+                              "a folder of PNG frames has none")
         self.zoom = zoom
-        self.frame_ms = max(20, round(1000 * (frame_time if frame_time > 0 else 0.1)))
+        self.skip = skip
+        self.frame_ms = (frame_ms_at(fps, self.kind) if fps is not None and self.kind
+                         else max(20, round(1000 * (frame_time if frame_time > 0 else 0.1))))
         self.written: list[Path] = []
         self._renderer: Renderer | None = None
         self._agents: tuple[str, ...] = ()
         self._frames: list[bytes] = []
-        self._frame_count = 0
-        self._captured: GameState | None = None
+        self._frame_count = 0  # frames kept
+        self._offered = 0  # frames of the whole game so far, kept or skipped
+        self._captured: GameState | None = None  # the state of the last frame offered
+        self._captured_kept = False  # whether that frame was kept
         self._last_move: MoveInfo | None = None
 
     def __getattr__(self, name: str) -> Any:  # close(), quit_requested, ... of the window
@@ -81,6 +186,7 @@ class FrameExport:
             self._renderer = Renderer(state.layout, self.zoom)
         self._agents = agents
         self._frames, self._frame_count, self._last_move = [], 0, None
+        self._offered, self._captured, self._captured_kept = 0, None, False
         self.inner.start(state, agents)
         self._capture(state, None)
 
@@ -103,21 +209,30 @@ class FrameExport:
             save_png(last, self.screenshot)
             self.written.append(self.screenshot)
         if self.gif is not None:
-            # the last frame is the end screen: it replaces the final round's frame, or follows
-            # the last round shown when the game ended mid-round (or crashed)
-            self._store(last, replace=state == self._captured and self._frame_count > 0)
-            self._captured = state
-            if self.gif.suffix.lower() == ".gif":
+            # the last frame is the end screen: it takes the final round's place (kept or
+            # skipped), or follows the last round when the game ended mid-round (or crashed)
+            final_round = state == self._captured and self._offered > 0
+            self._store(last, replace=final_round and self._captured_kept)
+            if not final_round:
+                self._offered += 1
+            self._captured, self._captured_kept = state, True
+            if self.kind is not None:
                 self.gif.parent.mkdir(parents=True, exist_ok=True)
                 size = self._renderer.size
-                save_gif(self._decoded(size), self.gif, self.frame_ms)
+                save = save_gif if self.kind == "gif" else save_webp
+                save(self._decoded(size), self.gif, self.frame_ms)
             self.written.append(self.gif)
         self.inner.finish(state, record)
 
     def _capture(self, state: GameState, move: MoveInfo | None) -> None:
+        """Offer the frame of a round; keep it (render it) when its index is a multiple of
+        `skip`."""
         if self.gif is None or self._renderer is None:
             return
-        self._store(self._renderer.render(state, self._agents, move))
+        self._captured_kept = self._offered % self.skip == 0
+        if self._captured_kept:
+            self._store(self._renderer.render(state, self._agents, move))
+        self._offered += 1
         self._captured = state
 
     def _store(self, frame: npt.NDArray[np.uint8], replace: bool = False) -> None:
@@ -125,7 +240,7 @@ class FrameExport:
         assert self.gif is not None
         if replace:
             self._frame_count -= 1
-        if self.gif.suffix.lower() == ".gif":
+        if self.kind is not None:
             data = zlib.compress(frame.tobytes(), 1)  # long games stay small
             if replace:
                 self._frames[-1] = data
@@ -154,7 +269,7 @@ def save_png(frame: npt.NDArray[np.uint8], path: str | Path) -> None:
 
 
 def save_gif(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
-             frame_ms: int = 100, hold_last_ms: int = 2000) -> None:
+             frame_ms: int = 100, hold_last_ms: int = HOLD_LAST_MS) -> None:
     """Write frames as an animated GIF (needs Pillow); the last frame is held longer."""
     check_gif_support()
     from PIL import Image
@@ -172,3 +287,37 @@ def save_gif(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
     durations[-1] = max(frame_ms, hold_last_ms)
     images[0].save(str(path), save_all=True, append_images=images[1:], duration=durations,
                    loop=0, optimize=False, disposal=1)
+
+
+def save_webp(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
+              frame_ms: int = 100, hold_last_ms: int = HOLD_LAST_MS) -> None:
+    """Write frames as a lossless animated WebP (needs Pillow with WebP); the last frame is
+    held longer.
+
+    Lossless, because the frames are flat colours, thin outlines and small text: lossless WebP
+    keeps every pixel and is still smaller than the GIF of the same game, where a lossy WebP
+    is no smaller and smudges the edges. Low effort (`method=1, quality=0`): several times
+    faster than the default for files about 10% larger. The frames wait in a compressed
+    multi-page TIFF in a temporary folder, which Pillow reads back one page at a time: a long
+    game never holds all its frames decoded in memory (Pillow keeps RGB at 4 bytes a pixel).
+    """
+    check_webp_support()
+    from PIL import Image, TiffImagePlugin, features
+
+    compression = "tiff_deflate" if features.check("libtiff") else "packbits"
+    with tempfile.TemporaryDirectory(prefix="pacman-webp-") as folder:
+        staged = Path(folder) / "frames.tif"
+        count = 0
+        with TiffImagePlugin.AppendingTiffWriter(str(staged), new=True) as pages:
+            for frame in frames:
+                Image.fromarray(frame, "RGB").save(pages, format="TIFF",
+                                                   compression=compression)
+                pages.newFrame()
+                count += 1
+        if not count:
+            raise ExportError("no frames to write")
+        durations = [frame_ms] * count
+        durations[-1] = max(frame_ms, hold_last_ms)
+        with Image.open(staged) as image:
+            image.save(str(path), format="WEBP", save_all=True, duration=durations, loop=0,
+                       lossless=True, quality=0, method=1)
