@@ -191,7 +191,9 @@ def make_display(args: argparse.Namespace) -> Display:
         return window.open_window(frame_time=args.frame_time, zoom=args.zoom,
                                   end_wait=end_wait)
     except Exception as error:
-        print(f"pacman: no window ({error}); using the text display", file=sys.stderr)
+        web = " (`pacman play --ui web` shows the game in a browser)" if hasattr(
+            args, "ui") else ""
+        print(f"pacman: no window ({error}); using the text display{web}", file=sys.stderr)
         return TextDisplay(frame_time=args.frame_time)
 
 

@@ -226,7 +226,7 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
         print("pacman: note: -c/--catchExceptions is always on here: an agent's error ends its "
               "game as a recorded 'crash'", file=sys.stderr)
     display = _web_display(args, layout, num_ghosts, keyboard) if args.ui == "web" \
-        else _window_or_text(args)
+        else make_display(args)
     if args.trace and (args.move_time_limit or args.game_time_limit) and getattr(
             display, "takes_keyboard", False):
         print("pacman: note: with --timeout/--game-timeout the agents play in a child process "
@@ -298,21 +298,6 @@ def _web_display(args: argparse.Namespace, layout: Layout, num_ghosts: int,
             webbrowser.open(view.url)
     view.wait_for_page()
     return view
-
-
-def _window_or_text(args: argparse.Namespace) -> Display:
-    """`make_display`, whose one line when no window opens also names `--ui web`."""
-    import contextlib
-    import io
-
-    said = io.StringIO()
-    with contextlib.redirect_stderr(said):
-        display = make_display(args)
-    for line in said.getvalue().splitlines():
-        if line.startswith("pacman: no window") and line.endswith("using the text display"):
-            line += " (`pacman play --ui web` shows the game in a browser)"
-        print(line, file=sys.stderr)
-    return display
 
 
 def _shows_windows() -> bool:
