@@ -227,6 +227,8 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
               "game as a recorded 'crash'", file=sys.stderr)
     display = _web_display(args, layout, num_ghosts, keyboard) if args.ui == "web" \
         else make_display(args)
+    if _window_failed(args, display) and _browser_accepted():
+        display = _web_display(args, layout, num_ghosts, keyboard)
     if args.trace and (args.move_time_limit or args.game_time_limit) and getattr(
             display, "takes_keyboard", False):
         print("pacman: note: with --timeout/--game-timeout the agents play in a child process "
@@ -298,6 +300,27 @@ def _web_display(args: argparse.Namespace, layout: Layout, num_ghosts: int,
             webbrowser.open(view.url)
     view.wait_for_page()
     return view
+
+
+def _window_failed(args: argparse.Namespace, display: Display) -> bool:
+    """Whether the window was asked for and could not be opened (text display instead)."""
+    from pacman.display.text import TextDisplay
+
+    return args.ui == "window" and not args.quiet and not args.text and isinstance(
+        display, TextDisplay)
+
+
+def _browser_accepted() -> bool:
+    """With no window, ask (only someone at a terminal: a script is never kept waiting)
+    whether to watch in a browser instead of as text. Enter, `y` or `yes` accept."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        answer = input("pacman: watch in a browser instead (a page served to this machine "
+                       "only)? [Y/n] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("", "y", "yes")
 
 
 def _shows_windows() -> bool:

@@ -383,3 +383,58 @@ def test_without_a_display_play_says_the_web_view_exists(tmp_path: Path) -> None
                            "set); using the text display (`pacman play --ui web` shows the "
                            "game in a browser)\n")
     assert "move 1: Pacman" in done.stdout  # the text display still plays
+
+
+def _at_a_terminal(tmp_path: Path, answer: bytes, *extra: str) -> tuple[subprocess.Popen[bytes],
+                                                                         int, bytes]:
+    """`pacman play` with no display, its input and output a terminal (a pseudo-terminal),
+    answering `answer` to the offer of a browser; returns the process, the terminal's end kept
+    here, and what it had printed up to the answer."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    ours, theirs = os.openpty()
+    game = subprocess.Popen(
+        [sys.executable, "-m", "pacman", "play", "-p", "greedy", "-l", "testClassic", "--seed",
+         "1", "--frame-time", "0", "--max-moves", "3", *extra],
+        stdin=theirs, stdout=theirs, stderr=theirs, cwd=tmp_path, env=env)
+    os.close(theirs)
+    said = _read_until(ours, b"[Y/n] ")
+    os.write(ours, answer)
+    return game, ours, said
+
+
+def _read_until(fd: int, wanted: bytes, seconds: float = 60) -> bytes:
+    got, deadline = b"", time.monotonic() + seconds
+    while wanted not in got:
+        assert time.monotonic() < deadline, got
+        try:
+            got += os.read(fd, 4096)
+        except OSError:  # the other end closed
+            break
+    return got
+
+
+def test_at_a_terminal_without_a_display_play_offers_the_browser(tmp_path: Path) -> None:
+    game, ours, said = _at_a_terminal(tmp_path, b"\n", "--no-browser")
+    try:
+        assert said.endswith(b"pacman: watch in a browser instead (a page served to this "
+                             b"machine only)? [Y/n] ")
+        shown = _read_until(ours, b"Ctrl-C stops)")
+        assert re.search(rb"pacman: watch the game at http://127\.0\.0\.1:\d+/\?token=\S+ ",
+                         shown), shown
+        game.send_signal(signal.SIGINT)  # nobody opens the page: Ctrl-C ends the wait
+        assert game.wait(timeout=30) == 130
+    finally:
+        game.kill()
+        os.close(ours)
+
+
+def test_at_a_terminal_a_no_keeps_the_text_display(tmp_path: Path) -> None:
+    game, ours, _ = _at_a_terminal(tmp_path, b"n\n")
+    try:
+        rest = _read_until(ours, b"Outcomes:")
+        assert game.wait(timeout=60) == 0
+        assert b"move 1: Pacman" in rest and b"watch the game at" not in rest
+    finally:
+        game.kill()
+        os.close(ours)
