@@ -4,9 +4,10 @@
 `MCTSDecision`. One playout (one iteration) is:
 
 1. **selection**, down the tree: at each tree node Pacman's move is chosen by UCB1 among the
-   node's actions (every action not yet tried first, in legal-action order; then the largest
-   `q + c * sqrt(ln N / n)`, ties to the first in legal order), and played; then every ghost
-   (agents 1, 2, ...) plays a move drawn from the ghost model (below);
+   node's actions (an action not yet tried first; then the largest `q + c * sqrt(ln N / n)`;
+   among several untried actions or equal scores, one draw of the search's generator picks
+   uniformly, so no direction is favoured by the order moves are listed in), and played;
+   then every ghost (agents 1, 2, ...) plays a move drawn from the ghost model (below);
 2. **expansion**: the first move that leaves the tree adds one node (the position after it);
 3. **playout**: from there Pacman plays the playout policy's moves (below) and the ghosts
    play the model's, until the game is won or lost or `horizon` Pacman moves have been played
@@ -90,7 +91,7 @@ in, so its root visits sum to `playouts + carried`.
 root move, the most visited line, playouts, tree size, the budget), the summary a game record
 keeps; built after the search from its counts, it changes nothing.
 
-**The decision** is the root's most visited move, ties to the first in legal-action order; its
+**The decision** is the root's most visited move, ties broken by one more draw, uniformly; its
 value is that move's mean leaf value (in the evaluation's units). **Nodes**: `nodes_generated`
 counts the root plus every `successor()` call (Pacman's and the ghosts' moves, in the tree and
 in the playouts), as the other searches count theirs, so batches compare them; `tree_size`
@@ -185,7 +186,7 @@ class RootMove:
 class MCTSDecision:
     """What one MCTS search chose and how it went.
 
-    `action` is the most visited root move (ties: first in legal order), `value` its mean leaf
+    `action` is the most visited root move (ties: one draw, uniformly), `value` its mean leaf
     value, `best_actions` every root move with that many visits (legal order). `root` has each
     root move's visits and mean (visits sum to `playouts`, plus `carried`). `stopped` says why
     the search ended:
@@ -218,7 +219,7 @@ class MCTSTrace:
     legal order (an unvisited move's mean is NaN), `playouts` the playouts behind them (their
     sum: this search's, plus the visits a reused tree carried in), `principal_variation` the
     most visited line of Pacman's moves down the tree (from the root, at each node the move
-    with the most visits, ties to the first tried, which is legal order in Pacman; as deep as
+    with the most visits, ties to the first tried (a display, no decision); as deep as
     the tree has a visited move), `stopped` why the search ended, `budget` the budget it was
     given (`playouts=200`, `nodes=5000`, `time=0.1`) and `c` UCB1's constant.
     """
@@ -454,7 +455,7 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
             if not moves:
                 ended = True
                 break
-            move = _select(node, moves, c, lo, hi)
+            move = _select(node, moves, c, lo, hi, draw)
             path.append((node, move))
             s = s.successor(0, move)
             generated += 1
@@ -517,7 +518,7 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                   for a in root_actions)
     most = max(move.visits for move in stats)
     best = tuple(move for move in stats if move.visits == most)
-    chosen = best[0]
+    chosen = best[0] if len(best) == 1 else best[int(draw() * len(best))]
     recorded = None
     if trace:
         recorded = MCTSTrace(
@@ -546,23 +547,27 @@ def _principal_variation(root: _Node, first: Any) -> list[Any]:
     return line
 
 
-def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float) -> Any:
-    """UCB1: the first untried move (legal order), else the largest normalised mean plus
-    exploration (ties to the first)."""
+def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
+            draw: Callable[[], float]) -> Any:
+    """UCB1: an untried move, else the largest normalised mean plus exploration; among equals
+    (several untried moves, or equal scores) one draw picks uniformly (none for one move)."""
     counts, totals = node.counts, node.totals
-    for move in moves:
-        if move not in counts:
-            return move
+    untried = [move for move in moves if move not in counts]
+    if untried:
+        return untried[0] if len(untried) == 1 else untried[int(draw() * len(untried))]
     spread = hi - lo
     log_visits = math.log(node.visits) if node.visits > 0 else 0.0
-    best_move, best_score = moves[0], -math.inf
+    best: list[Any] = []
+    best_score = -math.inf
     for move in moves:
         n = counts[move]
         q = (totals[move] / n - lo) / spread if spread > 0 else 0.5
         score = q + c * math.sqrt(log_visits / n)
         if score > best_score:
-            best_move, best_score = move, score
-    return best_move
+            best, best_score = [move], score
+        elif score == best_score:
+            best.append(move)
+    return best[0] if len(best) == 1 else best[int(draw() * len(best))]
 
 
 def greedy_playout(epsilon: float = DEFAULT_EPSILON) -> PlayoutPolicy:

@@ -252,11 +252,12 @@ def test_a_rerun_that_departs_from_the_record_exits_1(
     path = rewrite(games["playouts"], tmp_path, other_budget)
     code, lines, err = explain(capsys, str(path), "--move", "1")
     assert code == 1 and err == ""
-    assert lines[2].startswith("mcts playouts=1 horizon=10 c=1: West (mean ")
+    # one playout tries one untried move, drawn: Stop, with this game's generator
+    assert lines[2].startswith("mcts playouts=1 horizon=10 c=1: Stop (mean ")
     action = recorded(path)["actions"][0]
-    assert lines[-1] == (f"the rerun chose West, but the game played {action}: this replay "
-                         "was not made by this search") if action != "West" else \
-        lines[-1].startswith("the rerun chose West, as the game did, but its ")
+    assert lines[-1] == (f"the rerun chose Stop, but the game played {action}: this replay "
+                         "was not made by this search") if action != "Stop" else \
+        lines[-1].startswith("the rerun chose Stop, as the game did, but its ")
 
 
 def test_a_bad_recorded_setting_is_one_line(games: dict[str, Path], tmp_path: Path,
