@@ -15,10 +15,11 @@ evaluation, so what differs is the search. Where each wins:
 
 - on **assumptions-big** (`FAR`: an open maze, its five dots far apart, one ghost) MCTS wins,
   narrowly: in seeds 0-19 it failed 1 game, the expectimax 2, and every game either failed
-  ended at the move cap, not at a ghost (also on the mirror images of the maze). When the next dot is farther away than the
-  tree reaches (it completes 5 to 13 plies there; the next dot can be 18 steps away), every
-  move of the expectimax scores the same and it wanders; MCTS's playouts walk to the nearest
-  dot whatever its distance, so the moves towards it score better;
+  ended at the move cap, not at a ghost (also on the mirror images of the maze). When the
+  next dot is farther away than the tree reaches (it completes 5 to 13 plies there; the next
+  dot can be 18 steps away), every move of the expectimax scores the same and it wanders;
+  MCTS's playouts walk to the nearest dot whatever its distance, so the moves towards it
+  score better;
 - on **informedHunt** (`TRAP`) the expectimax wins clearly: the food at the bottom left lies
   in a long dead end. The tree weighs every reply of the ghost, to a depth that covers the
   dead end on this small board (7 to 12 plies); MCTS judges by a few hundred sampled futures,
