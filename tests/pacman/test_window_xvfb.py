@@ -74,8 +74,12 @@ def wait_for_window(display: str, game: subprocess.Popen[str]) -> str:
         if found.stdout.strip():
             return found.stdout.split()[0]
         time.sleep(0.2)
-    raise AssertionError(f"no window appeared; stderr: {game.stderr.read() if game.poll() else ''}"
-                         if game.stderr else "no window appeared")
+    if game.poll() is None:  # still running without a window (as text?): say what it said
+        game.kill()
+        game.wait(10)
+    said = game.stderr.read() if game.stderr else ""
+    raise AssertionError(f"no window appeared in 30 s (exit {game.returncode}); the game's "
+                         f"stderr: {said!r}")
 
 
 def read_xwd(data: bytes) -> npt.NDArray[np.uint8]:
