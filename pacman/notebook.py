@@ -267,10 +267,9 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
         PacmanError: a bad name, setting, layout or number, as one line (`RegistryError`,
             `SettingsError`, `LayoutError`, `UsageError`).
     """
-    from pacman.agents.registry import accepts_setting, agent_class, resolve_name
+    from pacman.agents.registry import accepts_setting, agent_class
     from pacman.hosting.local import build_agents, play_built
     from pacman.layout import check_playable, ghosts_in_play
-    from pacman.settings import parse_settings
     from pacman.task import AgentSpec, GameSpec
 
     _check_whole("seed", seed, 0)
@@ -290,8 +289,8 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
     if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 0.25 <= zoom <= 8:
         raise UsageError(f"zoom must be a number from 0.25 to 8, got {zoom!r}")
     the_layout = layout if isinstance(layout, Layout) else load_layout(layout)
-    pacman_name, pacman_settings = _agent(pacman, "pacman", resolve_name, parse_settings)
-    ghost_name, ghost_settings = _agent(ghosts, "ghosts", resolve_name, parse_settings, "ghost")
+    pacman_name, pacman_settings = _agent(pacman, "pacman")
+    ghost_name, ghost_settings = _agent(ghosts, "ghosts", "ghost")
     if pacman_name.lower() in ("keyboard", "keyboardagent"):
         raise UsageError("the keyboard agent needs the window: in a notebook, name an agent "
                          "(e.g. pacman=\"expectimax@depth=2\")")
@@ -317,16 +316,18 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
     return play_built(spec, pacman_agent, ghost_agents, display=display)
 
 
-def _agent(text: str, what: str, resolve: Any, parse: Any, role: str | None = None
-           ) -> tuple[str, dict[str, Any]]:
+def _agent(text: str, what: str, role: str | None = None) -> tuple[str, dict[str, Any]]:
     """`NAME@k=v,k=v` as (the registry's name, typed settings), as `pacman batch -p` reads it."""
+    from pacman.agents.registry import resolve_name
+    from pacman.settings import parse_settings
+
     if not isinstance(text, str):
         raise UsageError(f"{what} must be an agent name such as \"expectimax@depth=2\", got "
                          f"{type(text).__name__}")
     name, _, settings = text.partition("@")
     if not name.strip():
         raise UsageError(f"bad agent {text!r}: write NAME or NAME@k=v,k=v")
-    return resolve(name.strip(), role or what, None), parse(settings)
+    return resolve_name(name.strip(), role or what, None), parse_settings(settings)
 
 
 def _check_whole(name: str, value: Any, low: int) -> None:

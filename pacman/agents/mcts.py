@@ -552,9 +552,10 @@ def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
     """UCB1: an untried move, else the largest normalised mean plus exploration; among equals
     (several untried moves, or equal scores) one draw picks uniformly (none for one move)."""
     counts, totals = node.counts, node.totals
-    untried = [move for move in moves if move not in counts]
-    if untried:
-        return untried[0] if len(untried) == 1 else untried[int(draw() * len(untried))]
+    for move in moves:
+        if move not in counts:  # a list only while the node still has untried moves
+            untried = [move for move in moves if move not in counts]
+            return untried[0] if len(untried) == 1 else untried[int(draw() * len(untried))]
     spread = hi - lo
     log_visits = math.log(node.visits) if node.visits > 0 else 0.0
     best: list[Any] = []

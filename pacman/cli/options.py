@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
 
 from pacman import settings
+from pacman.display.formats import MAX_ANIMATION_FPS, MIN_ANIMATION_FPS, animation_format
 from pacman.errors import UsageError
 
 if TYPE_CHECKING:
@@ -82,10 +83,6 @@ class Parser(argparse.ArgumentParser):
 Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
-#: Bounds of `--animation-fps` (`pacman.display.export.MIN_ANIMATION_FPS`/`MAX_...`, kept here
-#: so that parsing the command line imports no pygame): browsers play a frame shorter than
-#: 20 ms as if it lasted 100 ms, and a GIF holds a frame at most 655 s.
-MIN_ANIMATION_FPS, MAX_ANIMATION_FPS = 0.01, 50.0
 _fps_in_range = number_in(MIN_ANIMATION_FPS, MAX_ANIMATION_FPS)
 
 
@@ -145,7 +142,7 @@ def check_output_paths(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag} {value} is a folder: give a file name")
         if kind == "folder" and path.exists() and not path.is_dir():
             raise UsageError(f"{flag} {value} is a file: give a folder")
-        if kind == "any" and path.suffix.lower() in (".gif", ".webp") and path.is_dir():
+        if kind == "any" and animation_format(path) and path.is_dir():
             raise UsageError(f"{flag} {value} is a folder: give a file name ending in "
                              f"{path.suffix}")
     gif = getattr(args, "gif", None)
@@ -156,7 +153,7 @@ def check_output_paths(args: argparse.Namespace) -> None:
         flag = "--" + option.replace("_", "-")
         if gif is None:
             raise UsageError(f"{flag} needs --gif/--animation FILE")
-        if option == "animation_fps" and Path(gif).suffix.lower() not in (".gif", ".webp"):
+        if option == "animation_fps" and animation_format(gif) is None:
             raise UsageError(f"{flag} sets the speed of a .gif or .webp file; a folder of PNG "
                              f"frames ({gif}) has none")
 

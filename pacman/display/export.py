@@ -22,6 +22,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pacman.display.formats import (
+    ANIMATION_SUFFIXES,
+    MAX_ANIMATION_FPS,
+    MIN_ANIMATION_FPS,
+    animation_format,
+)
 from pacman.display.protocol import Display, MoveInfo
 from pacman.display.render import Renderer
 from pacman.display.status import end_banner
@@ -39,20 +45,8 @@ __all__ = ["ANIMATION_SUFFIXES", "HOLD_LAST_MS", "MAX_ANIMATION_FPS", "MIN_ANIMA
            "check_gif_support", "check_webp_support", "frame_ms_at", "kept_frames", "save_gif",
            "save_png", "save_webp"]
 
-#: The file suffixes written as one animated file (any other name is a folder of PNG frames).
-ANIMATION_SUFFIXES = (".gif", ".webp")
-#: The fastest animation: browsers play a frame shorter than 20 ms as if it lasted 100 ms.
-MAX_ANIMATION_FPS = 50.0
-#: The slowest animation: 100 s a frame (a GIF holds at most 655.35 s).
-MIN_ANIMATION_FPS = 0.01
 #: How long an animation shows its last frame (the end screen), unless frames are longer.
 HOLD_LAST_MS = 2000
-
-
-def animation_format(path: str | Path) -> str | None:
-    """`"gif"` or `"webp"` for a path with that suffix (any case), None for a folder of PNGs."""
-    suffix = Path(path).suffix.lower()
-    return suffix[1:] if suffix in ANIMATION_SUFFIXES else None
 
 
 def check_gif_support() -> None:
