@@ -550,7 +550,8 @@ def _principal_variation(root: _Node, first: Any) -> list[Any]:
 def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
             draw: Callable[[], float]) -> Any:
     """UCB1: an untried move, else the largest normalised mean plus exploration; among equals
-    (several untried moves, or equal scores) one draw picks uniformly (none for one move)."""
+    (several untried moves, or equal scores; every move when every score is NaN) one draw
+    picks uniformly (none for one move)."""
     counts, totals = node.counts, node.totals
     for move in moves:
         if move not in counts:  # a list only while the node still has untried moves
@@ -568,6 +569,8 @@ def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
             best, best_score = [move], score
         elif score == best_score:
             best.append(move)
+    if not best:  # every score NaN (an infinite value made the normalisation 0/0): all equal
+        best = list(moves)
     return best[0] if len(best) == 1 else best[int(draw() * len(best))]
 
 

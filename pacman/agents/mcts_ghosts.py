@@ -30,10 +30,11 @@ model: at his nodes he chooses by UCB1 for his own value, so the ghosts expect h
 replies within the tree. One playout (an iteration) is:
 
 1. **selection**, down the tree: at a node the mover's move is chosen by UCB1 among its legal
-   moves (every move not yet tried first, in legal order; then the largest
-   `q + c * sqrt(ln N / n)`, ties to the first in legal order), where `q` is the mean of the
-   *mover's own* value for that move (Pacman's for Pacman, the ghost's for a ghost: in
-   `paranoid` every ghost's value is the same);
+   moves (a move not yet tried first; then the largest `q + c * sqrt(ln N / n)`, where `q` is
+   the mean of the *mover's own* value for that move: Pacman's for Pacman, the ghost's for a
+   ghost, in `paranoid` every ghost's value the same); among several untried moves or equal
+   scores, one draw of the search's generator picks uniformly (no draw when there is one), so
+   no direction is favoured by the order moves are listed in;
 2. **expansion**: the first move not yet in the tree adds one node (one `successor()` call);
 3. **playout**, from that node's position and mover, until the game is won or lost or it is
    Pacman's turn after `horizon` Pacman moves from the root (tree moves included): Pacman's
@@ -50,13 +51,15 @@ replies within the tree. One playout (an iteration) is:
 **Values for UCB** are normalised per agent by min-max over every backed-up vector of this
 search: `q = (mean - lo) / (hi - lo)` (0.5 while `hi == lo`), as `pacman.agents.mcts` does.
 
-**The decision** is the root's most visited move (ties to the first in legal order); its value
-is that move's mean value for the searching ghost. **Nodes**: `nodes_generated` counts the
+**The decision** is the root's most visited move, ties broken by one more draw of the search's
+generator, uniformly (no draw when one move has the most visits); its value is that move's
+mean value for the searching ghost. **Nodes**: `nodes_generated` counts the
 root plus every `successor()` call (tree, playouts, and every candidate of a greedy Pacman
 move), `tree_size` the tree's nodes, `playouts` the iterations. **Budgets** as in
 `pacman.agents.mcts`: `playouts`, `nodes` (looked at between playouts) or `time` (seconds,
 looked at between playouts); at least one playout is run; with `playouts` or `nodes` the
-search is deterministic for its generator. A ghost with one legal move plays it without a
+search is deterministic for its generator (its ties are broken by its own draws, not by
+`random`'s module state or hash order). A ghost with one legal move plays it without a
 search. Every search draws from a generator seeded with one draw of the game's generator,
 so the game's generator moves by exactly one draw per ghost move.
 
@@ -131,7 +134,7 @@ Evaluation = Callable[[Any], float]
 class GhostMCTSDecision:
     """What one ghost's MCTS search chose and how it went.
 
-    `action` is the root's most visited move (ties: first in legal order), `value` its mean
+    `action` is the root's most visited move (ties: one draw, uniformly), `value` its mean
     value for the searching ghost, `best_actions` every root move with that many visits (legal
     order). `root` has each root move's visits and mean value for the searching ghost (visits
     sum to `playouts`). `stopped` says why the search ended: "playouts", "nodes", "time", or
@@ -200,7 +203,8 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
     Args:
         state: the position; not won or lost, ghost `ghost` to move.
         ghost: the searching ghost's agent index (1 or more).
-        rng: every random draw of the search (playout moves) comes from it.
+        rng: every random draw of the search (playout moves, and the ties of selection and of
+            the decision) comes from it.
         mode: `paranoid` (the ghosts against Pacman) or `maxn` (a utility per agent).
         evaluate: Pacman's value of a position (higher is better for Pacman).
         playouts: the number of iterations; with none of the three budgets given, 200.
@@ -295,7 +299,7 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
         node = root
         path.clear()
         while node.moves:
-            move = _select(node, c, lo, hi)
+            move = _select(node, c, lo, hi, draw)
             path.append((node, move))
             child = node.children.get(move)
             if child is None:
@@ -340,29 +344,38 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
                   for a in root_moves)
     most = max(move.visits for move in stats)
     best = tuple(move for move in stats if move.visits == most)
-    return GhostMCTSDecision(best[0].action, best[0].mean, generated,
+    chosen = best[0] if len(best) == 1 else best[int(draw() * len(best))]
+    return GhostMCTSDecision(chosen.action, chosen.mean, generated,
                              tuple(move.action for move in best), done, tree_size, stats,
                              stopped)
 
 
-def _select(node: _Node, c: float, lo: Sequence[float], hi: Sequence[float]) -> Any:
-    """UCB1 for the node's mover: the first untried move (legal order), else the largest
-    normalised mean of the mover's own value plus exploration (ties to the first)."""
-    counts, totals, agent = node.counts, node.totals, node.agent
-    for move in node.moves:
-        if move not in counts:
-            return move
+def _select(node: _Node, c: float, lo: Sequence[float], hi: Sequence[float],
+            draw: Callable[[], float]) -> Any:
+    """UCB1 for the node's mover: an untried move, else the largest normalised mean of the
+    mover's own value plus exploration; among equals (several untried moves, or equal scores;
+    every move when every score is NaN) one draw picks uniformly (none for one move)."""
+    counts, totals, agent, moves = node.counts, node.totals, node.agent, node.moves
+    for move in moves:
+        if move not in counts:  # a list only while the node still has untried moves
+            untried = [move for move in moves if move not in counts]
+            return untried[0] if len(untried) == 1 else untried[int(draw() * len(untried))]
     low = lo[agent]
     spread = hi[agent] - low
     log_visits = math.log(node.visits) if node.visits > 0 else 0.0
-    best_move, best_score = node.moves[0], -math.inf
-    for move in node.moves:
+    best: list[Any] = []
+    best_score = -math.inf
+    for move in moves:
         n = counts[move]
         q = (totals[move][agent] / n - low) / spread if spread > 0 else 0.5
         score = q + c * math.sqrt(log_visits / n)
         if score > best_score:
-            best_move, best_score = move, score
-    return best_move
+            best, best_score = [move], score
+        elif score == best_score:
+            best.append(move)
+    if not best:  # every score NaN (an infinite value made the normalisation 0/0): all equal
+        best = list(moves)
+    return best[0] if len(best) == 1 else best[int(draw() * len(best))]
 
 
 def _weight(name: str, value: Any) -> str | None:

@@ -211,14 +211,30 @@ def test_it_avoids_the_forced_loss_that_alphabeta_finds(ghost_model: str) -> Non
         assert root[EAST].visits < root[WEST].visits
 
 
-def test_equal_moves_get_equal_visits_and_the_first_wins_the_tie() -> None:
+def test_equal_moves_get_equal_visits_and_a_draw_breaks_the_tie() -> None:
     """A constant value: UCB's exploration alone chooses, so the counts differ by one at most;
-    a tie goes to the first move in legal order."""
-    decision = mcts_search(Symmetric(), lambda s: 0.0, random.Random(0), playouts=400,
-                           horizon=4)
-    visits = [move.visits for move in decision.root]
-    assert visits == [100, 100, 100, 100]
-    assert decision.action == "a" and decision.best_actions == ("a", "b", "c", "d")
+    the four-way tie of the decision is one draw, so over seeds every move is chosen."""
+    chosen = set()
+    for seed in range(20):
+        decision = mcts_search(Symmetric(), lambda s: 0.0, random.Random(seed), playouts=400,
+                               horizon=4)
+        assert [move.visits for move in decision.root] == [100, 100, 100, 100]
+        assert decision.best_actions == ("a", "b", "c", "d")
+        chosen.add(decision.action)
+    assert chosen == {"a", "b", "c", "d"}
+
+
+def test_an_infinite_value_leaves_every_move_equal_not_a_crash() -> None:
+    """A leaf is worth +inf once the chance agent said "y", else 0: once each move has such
+    a leaf its mean is inf and its normalised mean inf/inf = NaN, so no score is largest:
+    the moves are equal and one draw chooses (not an empty choice)."""
+    chosen = set()
+    for seed in range(12):
+        decision = mcts_search(Symmetric("ab"), lambda s: math.inf if s.ys else 0.0,
+                               random.Random(seed), playouts=20, horizon=2)
+        assert sum(move.visits for move in decision.root) == 20
+        chosen.add(decision.action)
+    assert chosen == {"a", "b"}
 
 
 @pytest.mark.parametrize("seed", range(5))

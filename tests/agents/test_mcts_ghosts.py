@@ -1,8 +1,10 @@
-"""MCTS ghosts: counts and budgets by hand, same seed same game, a pincer, a scared ghost,
-values, settings, the registry and the command line."""
+"""MCTS ghosts: counts and budgets by hand (ties drawn by the search's generator), same seed
+same game, equal moves chosen alike, a pincer, a scared ghost, values, settings, the registry
+and the command line."""
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
@@ -23,7 +25,7 @@ from pacman.agents.pacman_agents import AlphaBetaAgent, score_evaluation
 from pacman.agents.registry import agent_class, make_agent
 from pacman.cli import main
 from pacman.errors import RegistryError, SettingsError
-from pacman.rules import EAST, STOP, WEST
+from pacman.rules import EAST, SOUTH, STOP, WEST
 
 # Pacman in the west dead end (Stop or East), one dot next to him, the ghost in the middle of
 # the corridor (West or East, and in a corridor it cannot turn back).
@@ -47,37 +49,97 @@ class CountingRandom(random.Random):
 
 # --------------------------------------------------------------------------- counts, budgets
 
-@pytest.mark.parametrize(("playouts", "nodes", "tree", "draws", "visits"), [
-    # 1: West is expanded (1 node); Pacman's one playout move (East: a draw) and the ghost's
-    #    reply (West, its only move: no draw); then it is Pacman's turn after horizon=1 moves.
-    (1, 1 + 3, 2, 1, (1, 0)),
-    # 2: the same from East.
-    (2, 1 + 3 + 3, 3, 2, (1, 1)),
-    # 3: both root moves tried and valued alike (q = 0.5): West, the first; at Pacman's node
-    #    his first untried move, Stop (1 node), then the ghost's reply: no Pacman move, no draw.
-    (3, 1 + 3 + 3 + 2, 4, 2, (2, 1)),
+def _draws(seed: int, count: int) -> list[float]:
+    """The first `count` draws of a generator seeded with `seed`."""
+    twin = random.Random(seed)
+    return [twin.random() for _ in range(count)]
+
+
+@pytest.mark.parametrize(("playouts", "nodes", "tree", "draws"), [
+    # 1: the root's two untried moves: draw 0 picks one, which is expanded (1 node); Pacman's
+    #    one playout move (East, his only one without Stop: still a draw, draw 1) and the
+    #    ghost's reply (on along the corridor, its only move: no draw); then it is Pacman's
+    #    turn after horizon=1 moves. One root move has the visit: no draw to decide.
+    (1, 1 + 3, 2, 2),
+    # 2: the other root move, now the only untried one (no draw), the same way (draw 2); the
+    #    visits tie (1, 1) and one more draw, draw 3, decides.
+    (2, 1 + 3 + 3, 3, 4),
+    # 3: both root moves tried; West is worth more to the ghost (it ends 1 step from Pacman,
+    #    East 5: q 1 and 0), no draw; at Pacman's node his two untried moves, Stop and East:
+    #    draw 3 picks one (1 node), then the ghost's reply: no Pacman move, no draw. West has
+    #    the most visits: no draw to decide.
+    (3, 1 + 3 + 3 + 2, 4, 4),
 ])
-def test_a_search_counts_every_successor(playouts: int, nodes: int, tree: int, draws: int,
-                                         visits: tuple[int, int]) -> None:
+def test_a_search_counts_every_successor(playouts: int, nodes: int, tree: int,
+                                         draws: int) -> None:
     state = GameState.initial(CORRIDOR)
     assert state.legal_actions(0) == (STOP, EAST) and state.legal_actions(1) == (WEST, EAST)
-    rng = CountingRandom(0)
-    decision = ghost_mcts_search(state, 1, rng, playouts=playouts, horizon=1)
-    assert (decision.nodes_generated, decision.tree_size, decision.playouts) == (
-        nodes, tree, playouts)
-    assert rng.draws == draws
-    assert tuple(move.visits for move in decision.root) == visits
-    assert decision.action == WEST and decision.stopped == "playouts"
+    chosen = set()
+    for seed in range(12):
+        rng = CountingRandom(seed)
+        decision = ghost_mcts_search(state, 1, rng, playouts=playouts, horizon=1)
+        assert (decision.nodes_generated, decision.tree_size, decision.playouts) == (
+            nodes, tree, playouts)
+        assert rng.draws == draws and decision.stopped == "playouts"
+        drawn = _draws(seed, draws)
+        first = (WEST, EAST)[int(drawn[0] * 2)]  # the untried root move drawn first
+        visits = tuple(move.visits for move in decision.root)
+        if playouts == 1:
+            assert visits == ((1, 0) if first == WEST else (0, 1))
+            assert decision.action == first and decision.best_actions == (first,)
+        elif playouts == 2:
+            assert visits == (1, 1) and decision.best_actions == (WEST, EAST)
+            assert decision.action == (WEST, EAST)[int(drawn[3] * 2)]
+        else:
+            assert visits == (2, 1)
+            assert decision.action == WEST and decision.best_actions == (WEST,)
+        chosen.add(decision.action)
+    # a tie of the root's moves went either way (legal order would always give West)
+    assert chosen == ({WEST, EAST} if playouts < 3 else {WEST})
 
 
 def test_the_values_of_the_hand_count() -> None:
-    # East then West: Pacman eats the dot (+10 - 1), the ghost ends 1 step from him; after
-    # Stop he has -1 and the ghost is 2 steps away (distance_weight 0: the score alone)
-    decision = ghost_mcts_search(GameState.initial(CORRIDOR), 1, random.Random(0), playouts=3,
-                                 horizon=1, distance_weight=0)
-    assert [(move.visits, move.mean) for move in decision.root] == [(2, (-9 + 1) / 2),
-                                                                    (1, -9.0)]
-    assert decision.value == -4.0 and decision.best_actions == (WEST,)
+    # Either root move, then East: Pacman eats the dot (+10 - 1 = 9), the ghost's value is -9
+    # (distance_weight 0: the score alone); after Stop he has -1 and the ghost +1. Draw 0
+    # picks the first root move, draws 1 and 2 are Pacman's playout moves (East), draw 3
+    # breaks the root's tie in the third playout (both -9: q = 0.5 and equal exploration),
+    # draw 4 picks Pacman's untried move at that node, Stop or East; then one root move has
+    # 2 visits: no draw to decide.
+    state = GameState.initial(CORRIDOR)
+    decision = ghost_mcts_search(state, 1, random.Random(0), playouts=3, horizon=1,
+                                 distance_weight=0)
+    assert [(move.visits, move.mean) for move in decision.root] == [(2, -9.0), (1, -9.0)]
+    assert decision.value == -9.0 and decision.best_actions == (WEST,)
+    seen = set()
+    for seed in range(12):
+        drawn = _draws(seed, 5)
+        twice = (WEST, EAST)[int(drawn[3] * 2)]
+        mean = (-9 + 1) / 2 if (STOP, EAST)[int(drawn[4] * 2)] == STOP else -9.0
+        rng = CountingRandom(seed)
+        decision = ghost_mcts_search(state, 1, rng, playouts=3, horizon=1, distance_weight=0)
+        assert rng.draws == 5
+        assert [(move.visits, move.mean) for move in decision.root] == [
+            (2, mean) if move == twice else (1, -9.0) for move in (WEST, EAST)]
+        assert (decision.action, decision.value, decision.best_actions) == (
+            twice, mean, (twice,))
+        seen.add((twice, mean))
+    # every combination came up: either move may be tried twice, after Stop or East
+    assert seen == {(WEST, -4.0), (WEST, -9.0), (EAST, -4.0), (EAST, -9.0)}
+
+
+def test_an_infinite_value_leaves_every_move_equal_not_a_crash() -> None:
+    # Pacman eating a dot is worth -inf to him (+inf to the ghost), and he eats one after
+    # either root move: the ghost's hi and both root means are inf, both normalised means
+    # inf/inf = NaN, so neither score is largest: the two moves are equal (with no best one,
+    # a search that kept only a largest score would have nothing to choose from)
+    state = GameState.initial(CORRIDOR)
+    chosen = set()
+    for seed in range(12):
+        decision = ghost_mcts_search(state, 1, random.Random(seed), playouts=20, horizon=2,
+                                     evaluate=lambda s: -math.inf if s.food_count < 2 else 0.0)
+        assert sum(move.visits for move in decision.root) == 20
+        chosen.add(decision.action)
+    assert chosen == {WEST, EAST}
 
 
 def test_the_node_and_time_budgets_are_looked_at_between_playouts() -> None:
@@ -128,11 +190,11 @@ def test_same_seed_same_game() -> None:
     first = _game(4)
     assert first == _game(4)
     outcome, score, moves, actions, last = first
-    assert (outcome, score, moves) == (Outcome.LOSS, -398, 18)
-    assert actions[:9] == ("West", "East", "West", "West", "South", "West", "West", "South",
-                           "West")
-    assert last == [(1, 0, 1), (72, 50, 7)]  # ghost 1 had one move left; ghost 2 searched
-    assert _game(5)[:3] == (Outcome.LOSS, -399, 19)
+    assert (outcome, score, moves) == (Outcome.LOSS, -382, 22)
+    assert actions[:9] == ("West", "East", "West", "West", "East", "West", "West", "East",
+                           "South")
+    assert last == [(1, 0, 1), (182, 50, 12)]  # ghost 1 had one move left; ghost 2 searched
+    assert _game(5)[:3] == (Outcome.LOSS, -340, 20)
 
 
 PLAY = ["play", "-q", "-p", "expectimax", "-g", "mcts", "-l", "smallClassic", "-n", "2",
@@ -142,7 +204,7 @@ PLAY = ["play", "-q", "-p", "expectimax", "-g", "mcts", "-l", "smallClassic", "-
 def test_the_command_line_plays_mcts_ghosts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(PLAY) == 0
     assert capsys.readouterr().out.splitlines()[:2] == [
-        "game 1: seed 1, loss, score -390, 20 moves", "game 2: seed 2, loss, score -395, 15 moves"]
+        "game 1: seed 1, loss, score -400, 20 moves", "game 2: seed 2, loss, score -398, 18 moves"]
 
 
 @pytest.mark.slow
@@ -209,6 +271,38 @@ def test_the_ghosts_go_round_both_sides_of_the_ring(mode: str) -> None:
         second.set_rng(random.Random(seed))
         assert first.get_action(state) == WEST
         assert second.get_action(state.successor(1, WEST)) == EAST
+
+
+# Mirror-symmetric about Pacman's and the ghost's column: West and East are worth the same to
+# the ghost. Pacman's only way out of his dead end is South, the ghost's next move is on along
+# the corridor, so with horizon=1 every playout is forced and the search goes the same way in
+# every seed but where it breaks a tie (untried moves, equal scores, equal visits at the root).
+MIRRORED = parse_layout("""
+%%%%%%%%%%%
+%%%%%P%%%%%
+%         %
+% %%%%%%% %
+%    1    %
+%%%%%%%%%%%
+""")
+
+
+@pytest.mark.parametrize("mode", ["paranoid", "maxn"])
+def test_equal_moves_are_chosen_alike_not_by_legal_order(mode: str) -> None:
+    """Breaking ties by legal order chose West in 12 of 12 seeds, both modes; drawn, each
+    equal move is chosen in some seeds."""
+    state = GameState.initial(MIRRORED)
+    assert state.legal_actions(0) == (STOP, SOUTH) and state.legal_actions(1) == (WEST, EAST)
+    chosen = []
+    for seed in range(12):
+        ghost = MCTSGhost(1, mode=mode, horizon=1)
+        ghost.set_rng(random.Random(seed))
+        chosen.append(ghost.get_action(state))
+        decision = ghost.last_decision
+        assert decision is not None and decision.playouts == 200
+        assert sum(move.visits for move in decision.root) == 200
+        assert decision.action in decision.best_actions
+    assert chosen.count(WEST) >= 1 and chosen.count(EAST) >= 1, chosen
 
 
 # A larger ring with dots: one chasing ghost never catches a Pacman that runs round it.
