@@ -52,9 +52,11 @@ def add_parser(commands: Commands) -> None:
                       help="layout name or .lay path (default: mediumClassic)")
     play.add_argument("-p", "--pacman", default="keyboard",
                       help="Pacman agent: class name, short name, module:Class, "
-                           "file.py:Class, or a class of --agents (default: keyboard)")
+                           "file.py:Class, or a class of --agents (default: keyboard); "
+                           "NAME@k=v,k=v gives its settings as -a does")
     play.add_argument("-g", "--ghosts", default="RandomGhost",
-                      help="ghost agent (default: RandomGhost)")
+                      help="ghost agent (default: RandomGhost); NAME@k=v,k=v gives every "
+                           "ghost the settings, as --ghost-args k=v,k=v does")
     play.add_argument("--agents", metavar="FILE.py", default=None,
                       help="a file of agent classes (a CS188 multiAgents.py works unmodified): "
                            "-p/-g may then name its classes, e.g. --agents multiAgents.py "
@@ -138,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.task import AgentSpec, GameSpec
 
     check_output_paths(args)
+    _take_inline_settings(args)
     layout = load_layout(args.layout)
     if args.agents:  # the names of --agents FILE are read by importing it here: limited
         from pacman.hosting.agent_host import load_limit
@@ -196,6 +199,29 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if watched is not None:
             watched.close()
+
+
+def _take_inline_settings(args: argparse.Namespace) -> None:
+    """`-p NAME@k=v,k=v` and `-g NAME@k=v,k=v`, as `pacman batch` and `compare` take them:
+    the part after `@` becomes `-a` (Pacman; giving both is a mistake) or one more shared
+    `--ghost-args` (the ghosts; the same key both ways is a mistake, as for two of those)."""
+    name, at, inline = args.pacman.partition("@")
+    if at:
+        if not name.strip():
+            raise UsageError(f"bad agent {args.pacman!r}: write NAME or NAME@k=v,k=v")
+        if args.agent_args is not None and inline.strip():
+            raise UsageError(f"-p {args.pacman}: Pacman's settings go after @ or in -a, "
+                             "not both")
+        args.pacman = name.strip()
+        if inline.strip():
+            args.agent_args = inline
+    name, at, inline = args.ghosts.partition("@")
+    if at:
+        if not name.strip():
+            raise UsageError(f"bad agent {args.ghosts!r}: write NAME or NAME@k=v,k=v")
+        args.ghosts = name.strip()
+        if inline.strip():
+            args.ghost_args = [inline, *(args.ghost_args or [])]
 
 
 def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_seed: int,
