@@ -183,6 +183,8 @@ def test_a_key_press_in_the_page_moves_the_keyboard_pacman(
     page = open_live(visit, run)
     page.wait_for_selector('body[data-live-state="input"]')  # Pacman waits for a key
     assert pacman_cell(page) == layout.pacman_start
+    assert page.locator("#search-none").inner_text() == (
+        "No search traces in this game (play it with --trace to see Pacman's search).")
     page.keyboard.press(KEY_OF[direction])
     wait_until(lambda: pacman_cell(page) != layout.pacman_start)
     dx, dy = STEP[direction]

@@ -97,6 +97,7 @@
   source.addEventListener("game", function (event) {
     var message = JSON.parse(event.data);
     live = message.data;
+    live.no_traces = "No search traces in this game (play it with --trace to see Pacman's search).";
     liveGame = message.game;
     $("live-game").textContent = "game " + message.game + " of " + message.games;
     document.body.setAttribute("data-game", message.game);

@@ -273,7 +273,7 @@
       bodyBox.hidden = true;
       none.hidden = false;
       none.textContent = DATA.traces.length === 0
-        ? "No search traces in this replay (record with pacman play --trace)."
+        ? (DATA.no_traces || "No search traces in this replay (record with pacman play --trace).")
         : (k <= DATA.traces.length ? "Pacman move " + k + " was not traced."
           : "No Pacman move traced here.");
       return;
