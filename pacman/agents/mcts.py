@@ -114,7 +114,7 @@ import random
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pacman.agents.base import BaseAgent
 from pacman.agents.pacman_agents import GHOST_MODELS as SEARCH_GHOST_MODELS
@@ -147,8 +147,11 @@ from pacman.errors import SettingsError
 
 __all__ = ["MCTSAgent", "MCTSSettings", "MCTSDecision", "MCTSTrace", "RootMove", "mcts_search",
            "greedy_playout", "adversarial_distribution", "ghost_chance", "follows", "MCTSTree",
-           "PlayoutPolicy", "named_evaluation", "sample_index", "check_budget", "one_budget",
-           "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON", "GHOST_MODELS", "PLAYOUT_POLICIES"]
+           "PlayoutPolicy", "named_evaluation", "sample_index", "tie_draw", "check_budget",
+           "one_budget", "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON", "GHOST_MODELS",
+           "PLAYOUT_POLICIES"]
+
+T = TypeVar("T")
 
 #: the budget of an agent given none
 DEFAULT_PLAYOUTS = 200
@@ -518,7 +521,7 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                   for a in root_actions)
     most = max(move.visits for move in stats)
     best = tuple(move for move in stats if move.visits == most)
-    chosen = best[0] if len(best) == 1 else best[int(draw() * len(best))]
+    chosen = tie_draw(best, draw)
     recorded = None
     if trace:
         recorded = MCTSTrace(
@@ -556,7 +559,7 @@ def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
     for move in moves:
         if move not in counts:  # a list only while the node still has untried moves
             untried = [move for move in moves if move not in counts]
-            return untried[0] if len(untried) == 1 else untried[int(draw() * len(untried))]
+            return tie_draw(untried, draw)
     spread = hi - lo
     log_visits = math.log(node.visits) if node.visits > 0 else 0.0
     best: list[Any] = []
@@ -569,9 +572,15 @@ def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
             best, best_score = [move], score
         elif score == best_score:
             best.append(move)
-    if not best:  # every score NaN (an infinite value made the normalisation 0/0): all equal
-        best = list(moves)
-    return best[0] if len(best) == 1 else best[int(draw() * len(best))]
+    # no best when every score is NaN (an infinite value made the normalisation 0/0): all equal
+    return tie_draw(best or moves, draw)
+
+
+def tie_draw(candidates: Sequence[T], draw: Callable[[], float]) -> T:
+    """One of equally good `candidates` (not empty): the only one without a draw, else one
+    draw of `draw` (uniform in [0, 1)) picks uniformly, so no candidate is favoured by the
+    order it is listed in."""
+    return candidates[0] if len(candidates) == 1 else candidates[int(draw() * len(candidates))]
 
 
 def greedy_playout(epsilon: float = DEFAULT_EPSILON) -> PlayoutPolicy:
@@ -602,7 +611,7 @@ def greedy_playout(epsilon: float = DEFAULT_EPSILON) -> PlayoutPolicy:
                 best, best_key = [(move, child)], key
             elif key == best_key:
                 best.append((move, child))
-        move, child = best[int(draw() * len(best))] if len(best) > 1 else best[0]
+        move, child = tie_draw(best, draw)
         return move, child, len(moves)
 
     return greedy

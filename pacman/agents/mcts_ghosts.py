@@ -95,6 +95,7 @@ from pacman.agents.mcts import (
     named_evaluation,
     one_budget,
     sample_index,
+    tie_draw,
 )
 from pacman.agents.pacman_agents import GHOST_MODELS, chance_model, score_evaluation
 from pacman.agents.search_core import ChanceModel, actions_without_stop
@@ -344,7 +345,7 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
                   for a in root_moves)
     most = max(move.visits for move in stats)
     best = tuple(move for move in stats if move.visits == most)
-    chosen = best[0] if len(best) == 1 else best[int(draw() * len(best))]
+    chosen = tie_draw(best, draw)
     return GhostMCTSDecision(chosen.action, chosen.mean, generated,
                              tuple(move.action for move in best), done, tree_size, stats,
                              stopped)
@@ -359,7 +360,7 @@ def _select(node: _Node, c: float, lo: Sequence[float], hi: Sequence[float],
     for move in moves:
         if move not in counts:  # a list only while the node still has untried moves
             untried = [move for move in moves if move not in counts]
-            return untried[0] if len(untried) == 1 else untried[int(draw() * len(untried))]
+            return tie_draw(untried, draw)
     low = lo[agent]
     spread = hi[agent] - low
     log_visits = math.log(node.visits) if node.visits > 0 else 0.0
@@ -373,9 +374,8 @@ def _select(node: _Node, c: float, lo: Sequence[float], hi: Sequence[float],
             best, best_score = [move], score
         elif score == best_score:
             best.append(move)
-    if not best:  # every score NaN (an infinite value made the normalisation 0/0): all equal
-        best = list(moves)
-    return best[0] if len(best) == 1 else best[int(draw() * len(best))]
+    # no best when every score is NaN (an infinite value made the normalisation 0/0): all equal
+    return tie_draw(best or moves, draw)
 
 
 def _weight(name: str, value: Any) -> str | None:
