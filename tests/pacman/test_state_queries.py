@@ -149,3 +149,21 @@ def test_wary_is_better_minus_200_in_a_trap() -> None:
     assert trapped.is_trapped() and not free.is_trapped()
     assert NAMED["wary"](trapped) == NAMED["better"](trapped) - 200
     assert NAMED["wary"](free) == NAMED["better"](free)
+
+
+
+def test_a_long_corridor_trap_is_trapped_but_not_cornered() -> None:
+    from pacman.agents.evaluation import FEATURES, NAMED
+
+    # 8 cells of the bottom corridor are Pacman's, its ends the ghosts' (they come down the
+    # sides first): a trap longer than `cornered`'s 6 cells. `wary` sees it, `learned` (which
+    # weighs `cornered`, not `trapped`) does not: the pincers of its mediumClassic losses
+    long_trap = GameState.initial(parse_layout("""
+%%%%%%%%%%%%%%%%
+%G            G%
+% %%%%%%%%%%%% %
+%      P       %
+%%%%%%%%%%%%%%%%"""))
+    assert long_trap.is_trapped() and long_trap.safe_cell_count(100) == 8
+    assert FEATURES["trapped"](long_trap, 3) == 1.0 and FEATURES["cornered"](long_trap, 3) == 0.0
+    assert NAMED["wary"](long_trap) == NAMED["better"](long_trap) - 200
