@@ -14,6 +14,7 @@ from pacman.cli.options import (
     non_negative_float,
     non_negative_int,
     parse_settings,
+    split_agent,
     typed,
 )
 from pacman.cli.progress import LOG_EVERY, BatchProgress
@@ -209,11 +210,9 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
     shared_sets = [grid for text in texts for grid in _settings_grid(text)]
     specs: list[AgentSpec] = []
     for entry in entries:
-        name, at, inline = entry.partition("@")
-        if not name.strip():
-            raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
-        sets = _settings_grid(inline) if at else shared_sets
-        resolved = _resolve_limited(name.strip(), role, agents_file, game_time_limit)
+        name, inline = split_agent(entry)
+        sets = _settings_grid(inline) if inline is not None else shared_sets
+        resolved = _resolve_limited(name, role, agents_file, game_time_limit)
         specs.extend(AgentSpec.of(resolved, settings) for settings in sets)
     return specs
 

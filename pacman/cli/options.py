@@ -32,6 +32,15 @@ def parse_settings(text: str | None) -> dict[str, Setting]:
 typed = settings.typed
 
 
+def split_agent(entry: str) -> tuple[str, str | None]:
+    """`NAME[@k=v,k=v]` as (the name, the text after `@` or None without one); a UsageError
+    when the name is empty."""
+    name, at, inline = entry.partition("@")
+    if not name.strip():
+        raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
+    return name.strip(), inline if at else None
+
+
 @overload
 def number_in(low: float, high: float, kind: type[int], *, low_open: bool = False
               ) -> Callable[[str], int]: ...

@@ -20,6 +20,7 @@ from pacman.cli.options import (
     positive_float,
     positive_int,
     seed_int,
+    split_agent,
     with_export,
 )
 from pacman.display.protocol import GameRestart, NullDisplay
@@ -205,23 +206,15 @@ def _take_inline_settings(args: argparse.Namespace) -> None:
     """`-p NAME@k=v,k=v` and `-g NAME@k=v,k=v`, as `pacman batch` and `compare` take them:
     the part after `@` becomes `-a` (Pacman; giving both is a mistake) or one more shared
     `--ghost-args` (the ghosts; the same key both ways is a mistake, as for two of those)."""
-    name, at, inline = args.pacman.partition("@")
-    if at:
-        if not name.strip():
-            raise UsageError(f"bad agent {args.pacman!r}: write NAME or NAME@k=v,k=v")
-        if args.agent_args is not None and inline.strip():
-            raise UsageError(f"-p {args.pacman}: Pacman's settings go after @ or in -a, "
-                             "not both")
-        args.pacman = name.strip()
-        if inline.strip():
-            args.agent_args = inline
-    name, at, inline = args.ghosts.partition("@")
-    if at:
-        if not name.strip():
-            raise UsageError(f"bad agent {args.ghosts!r}: write NAME or NAME@k=v,k=v")
-        args.ghosts = name.strip()
-        if inline.strip():
-            args.ghost_args = [inline, *(args.ghost_args or [])]
+    args.pacman, inline = split_agent(args.pacman)
+    if inline is not None and inline.strip():
+        if args.agent_args is not None:
+            raise UsageError(f"-p {args.pacman}@{inline}: Pacman's settings go after @ or in "
+                             "-a, not both")
+        args.agent_args = inline
+    args.ghosts, inline = split_agent(args.ghosts)
+    if inline is not None and inline.strip():
+        args.ghost_args = [inline, *(args.ghost_args or [])]
 
 
 def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_seed: int,
