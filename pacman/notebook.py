@@ -319,15 +319,13 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
 def _agent(text: str, what: str, role: str | None = None) -> tuple[str, dict[str, Any]]:
     """`NAME@k=v,k=v` as (the registry's name, typed settings), as `pacman batch -p` reads it."""
     from pacman.agents.registry import resolve_name
-    from pacman.settings import parse_settings
+    from pacman.settings import parse_settings, split_agent
 
     if not isinstance(text, str):
         raise UsageError(f"{what} must be an agent name such as \"expectimax@depth=2\", got "
                          f"{type(text).__name__}")
-    name, _, settings = text.partition("@")
-    if not name.strip():
-        raise UsageError(f"bad agent {text!r}: write NAME or NAME@k=v,k=v")
-    return resolve_name(name.strip(), role or what, None), parse_settings(settings)
+    name, settings = split_agent(text)
+    return resolve_name(name, role or what, None), parse_settings(settings)
 
 
 def _check_whole(name: str, value: Any, low: int) -> None:

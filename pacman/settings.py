@@ -6,7 +6,17 @@ from typing import Any
 
 from pacman.errors import SettingsError
 
-__all__ = ["SettingsError", "parse_settings", "typed"]
+__all__ = ["SettingsError", "parse_settings", "split_agent", "typed"]
+
+
+def split_agent(entry: str) -> tuple[str, str | None]:
+    """`NAME[@k=v,k=v]`, the way `pacman batch -p` and `pacman play -p` name an agent with its
+    settings, as (the name, the text after `@`, or None without one); a SettingsError when
+    the name is empty."""
+    name, at, inline = entry.partition("@")
+    if not name.strip():
+        raise SettingsError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
+    return name.strip(), inline if at else None
 
 
 def parse_settings(text: str | None) -> dict[str, Any]:

@@ -33,12 +33,12 @@ typed = settings.typed
 
 
 def split_agent(entry: str) -> tuple[str, str | None]:
-    """`NAME[@k=v,k=v]` as (the name, the text after `@` or None without one); a UsageError
-    when the name is empty."""
-    name, at, inline = entry.partition("@")
-    if not name.strip():
-        raise UsageError(f"bad agent {entry!r}: write NAME or NAME@k=v,k=v")
-    return name.strip(), inline if at else None
+    """`NAME[@k=v,k=v]` as (the name, the text after `@` or None), as `pacman.settings` reads
+    it; a mistake is a UsageError."""
+    try:
+        return settings.split_agent(entry)
+    except settings.SettingsError as error:
+        raise UsageError(str(error)) from None
 
 
 @overload

@@ -126,7 +126,7 @@ def test_play_with_trace_records_the_searches() -> None:
 @pytest.mark.parametrize(("call", "error", "message"), [
     ({"pacman": "nosuchagent"}, RegistryError, "nosuchagent"),
     ({"pacman": "expectimax@depth"}, SettingsError, "bad agent setting 'depth'"),
-    ({"pacman": "@depth=2"}, UsageError, "bad agent '@depth=2': write NAME or NAME@k=v,k=v"),
+    ({"pacman": "@depth=2"}, SettingsError, "bad agent '@depth=2': write NAME or NAME@k=v,k=v"),
     ({"pacman": "keyboard"}, UsageError, "the keyboard agent needs the window"),
     ({"pacman": "greedy", "trace": True}, UsageError, "does not trace its search"),
     ({"layout": "noSuchLayout"}, LayoutError, "noSuchLayout"),
