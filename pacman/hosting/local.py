@@ -93,7 +93,14 @@ def build_agents(spec: GameSpec, isolation: str = "process",
             return make_agent(agent.name, role, settings, index=index)
 
     pacman = build(spec.pacman, "pacman", 0)
-    ghosts = [build(ghost, "ghost", number) for number, ghost in enumerate(spec.ghosts, 1)]
+    ghosts = []
+    for number, ghost in enumerate(spec.ghosts, 1):
+        try:
+            ghosts.append(build(ghost, "ghost", number))
+        except RegistryError as error:
+            if len(set(spec.ghosts)) == 1:  # one setting for all: the ghost's number adds nothing
+                raise
+            raise RegistryError(f"ghost {number}: {error}") from None
     return pacman, ghosts
 
 

@@ -101,6 +101,12 @@ MISTAKES = [
                              "2:prob_attack=0.5"],
      "--ghost-args: setting 'prob_attack' given twice for ghost 2"),
     ("unknown setting", ["--ghost-args", "2:prob_atack=1"],
+     "ghost 2: bad settings for DirectionalGhost: unknown setting 'prob_atack' (it accepts: "
+     "prob_attack, prob_scared_flee)"),
+    ("bad value", ["--ghost-args", "2:prob_attack=2"],
+     "ghost 2: bad settings for DirectionalGhost: prob_attack must be a number between 0 "
+     "and 1, got 2"),
+    ("unknown setting for every ghost", ["--ghost-args", "prob_atack=1"],
      "bad settings for DirectionalGhost: unknown setting 'prob_atack' (it accepts: "
      "prob_attack, prob_scared_flee)"),
 ]
