@@ -488,3 +488,8 @@ LEARNED_FILE = Path(__file__).resolve().parent / "weights" / "learned.json"
 # Weights fitted to game outcomes on three layouts and reported on three held out
 # (the file's `learned` section holds the command and the report).
 NAMED["learned"] = load_weights(LEARNED_FILE, name="learned")
+# `learned` plus `wary`'s trap term: it also sees the long corridors two ghosts close
+# (`cornered` sees traps of at most 6 cells). Not fitted: the weight is `wary`'s.
+NAMED["learned-wary"] = WeightedEvaluation(
+    {**NAMED["learned"].weights, "trapped": -200.0}, radius=NAMED["learned"].radius,
+    win=NAMED["learned"].win, loss=NAMED["learned"].loss, name="learned-wary")

@@ -156,8 +156,9 @@ def test_a_long_corridor_trap_is_trapped_but_not_cornered() -> None:
     from pacman.agents.evaluation import FEATURES, NAMED
 
     # 8 cells of the bottom corridor are Pacman's, its ends the ghosts' (they come down the
-    # sides first): a trap longer than `cornered`'s 6 cells. `wary` sees it, `learned` (which
-    # weighs `cornered`, not `trapped`) does not: the pincers of its mediumClassic losses
+    # sides first): a trap longer than `cornered`'s 6 cells. `wary` and `learned-wary` see it,
+    # `learned` (which weighs `cornered`, not `trapped`) does not: the pincers of its
+    # mediumClassic losses
     long_trap = GameState.initial(parse_layout("""
 %%%%%%%%%%%%%%%%
 %G            G%
@@ -167,3 +168,4 @@ def test_a_long_corridor_trap_is_trapped_but_not_cornered() -> None:
     assert long_trap.is_trapped() and long_trap.safe_cell_count(100) == 8
     assert FEATURES["trapped"](long_trap, 3) == 1.0 and FEATURES["cornered"](long_trap, 3) == 0.0
     assert NAMED["wary"](long_trap) == NAMED["better"](long_trap) - 200
+    assert NAMED["learned-wary"](long_trap) == NAMED["learned"](long_trap) - 200
