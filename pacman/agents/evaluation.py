@@ -13,7 +13,7 @@ import importlib
 import json
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -490,6 +490,5 @@ LEARNED_FILE = Path(__file__).resolve().parent / "weights" / "learned.json"
 NAMED["learned"] = load_weights(LEARNED_FILE, name="learned")
 # `learned` plus `wary`'s trap term: it also sees the long corridors two ghosts close
 # (`cornered` sees traps of at most 6 cells). Not fitted: the weight is `wary`'s.
-NAMED["learned-wary"] = WeightedEvaluation(
-    {**NAMED["learned"].weights, "trapped": -200.0}, radius=NAMED["learned"].radius,
-    win=NAMED["learned"].win, loss=NAMED["learned"].loss, name="learned-wary")
+NAMED["learned-wary"] = replace(NAMED["learned"], name="learned-wary",
+                                weights={**NAMED["learned"].weights, "trapped": -200.0})
