@@ -73,8 +73,8 @@ class Maze:
     """
 
     __slots__ = (
-        "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells", "cells_by_distance",
-        "distances", "food_bit", "food_by_distance", "full_step",
+        "_squares", "capsule_bit", "capsules_by_distance", "cell_at", "cell_of", "cells",
+        "cells_by_distance", "distances", "food_bit", "food_by_distance", "full_step",
         "ghost_actions", "ghost_moves", "half_ends", "half_step", "is_lazy", "layout", "near",
         "neighbours",
         "pacman_actions", "pacman_moves", "point", "snap", "stride",
@@ -187,6 +187,7 @@ class Maze:
         capsule_cells = [self.cell_of[self.index(item)] for item in layout.capsules]
         #: per compact cell, its free neighbours' compact numbers
         self.neighbours = self._neighbours()
+        self._squares: list[tuple[tuple[int, int, int], ...]] | None = None
         #: half-way index -> the compact numbers of its two cells (filled as ghosts get there)
         self.half_ends: dict[int, tuple[int, ...]] = {}
         self.is_lazy = len(self.cells) > eager_max_cells
@@ -235,6 +236,30 @@ class Maze:
         return [tuple(cell_of[index + full_step[d]] for d in self.pacman_actions[index]
                       if d is not STOP)
                 for index in (self.index(cell) for cell in self.cells)]
+
+    @property
+    def squares(self) -> list[tuple[tuple[int, int, int], ...]]:
+        """Per compact cell, the other three cells (side, side, diagonal; compact numbers) of
+        each 2x2 block of free cells it is a corner of: the loops that enclose no wall, for
+        region queries that count only loops around walls. Most cells of a corridor maze have
+        none. Made on first use."""
+        if self._squares is None:
+            self._squares = self._make_squares()
+        return self._squares
+
+    def _make_squares(self) -> list[tuple[tuple[int, int, int], ...]]:
+        cell_of, index = self.cell_of, self.index
+        free = set(self.cells)
+        result: list[tuple[tuple[int, int, int], ...]] = []
+        for x, y in self.cells:
+            blocks = []
+            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                corners = ((x + dx, y), (x, y + dy), (x + dx, y + dy))
+                if all(corner in free for corner in corners):
+                    a, b, c = (cell_of[index(corner)] for corner in corners)
+                    blocks.append((a, b, c))
+            result.append(tuple(blocks))
+        return result
 
     def index(self, position: Point) -> int:
         """The doubled-grid index of a position (grid or half-way point)."""

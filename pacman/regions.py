@@ -3,12 +3,12 @@
 Two queries on a maze's distance tables (`pacman.maze`), behind `GameState.safe_cell_count`
 and `GameState.is_trapped`: how many cells the region holds (counted up to a limit, nearest
 first), and whether it holds no loop (a dead end, or a corridor whose ends the ghosts reach
-first). `safe_cell_count` spells its scan out three times (one ghost, two ghosts, any number):
-a deliberate speed copy, since the one- and two-ghost loops avoid a generator per cell;
+first), or, with `around_walls`, no loop around a wall (an open room is a trap too).
+`safe_cell_count` spells its scan out three times (one ghost, two ghosts, any number): a
+deliberate speed copy, since the one- and two-ghost loops avoid a generator per cell;
 `pacman_is_trapped` compares the first two ghosts inline and only the others in a generator
 (2.7 times faster than a generator for every cell, on positions from mediumClassic
-searches). They
-read the state's packed fields (Pacman's index, and the ghosts as flat
+searches). They read the state's packed fields (Pacman's index, and the ghosts as flat
 `(index, direction, scared timer)` triples) and stop as soon as the answer is known; both are
 in the evaluations' inner loop.
 """
@@ -23,9 +23,10 @@ __all__ = ["pacman_is_trapped", "safe_cell_count"]
 
 
 def pacman_is_trapped(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...],
-                      most: int | None = None) -> bool:
-    """True when Pacman's region (at maze index `pacman`) holds no loop, and with `most`,
-    also at most `most` cells (`GameState.is_trapped` says it in full)."""
+                      most: int | None = None, around_walls: bool = False) -> bool:
+    """True when Pacman's region (at maze index `pacman`) holds no loop (with `around_walls`,
+    no loop around a wall), and with `most`, also at most `most` cells (`GameState.is_trapped`
+    says it in full)."""
     cell_at, distances = maze.cell_at, maze.distances
     ghosts = ghosts_and_timers
     rows = [distances[cell_at[where]]
@@ -35,6 +36,7 @@ def pacman_is_trapped(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...
     here = cell_at[pacman]
     own = distances[here]
     neighbours = maze.neighbours
+    squares = maze.squares if around_walls else None
     inside: set[int] = set()
     add = inside.add
     size = links = 0
@@ -55,6 +57,10 @@ def pacman_is_trapped(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...
             for other in neighbours[cell]:
                 if other in inside:
                     links += 1
+            if squares is not None:  # a 2x2 block of free cells is a loop around no wall
+                for side, other_side, diagonal in squares[cell]:
+                    if side in inside and other_side in inside and diagonal in inside:
+                        links -= 1
             if links >= size:
                 return False
         elif mine > frontier + 1:

@@ -110,6 +110,13 @@ def feature_cornered(state: GameState, radius: int) -> float:
     return 1.0 if state.is_trapped(CORNER_LIMIT) else 0.0
 
 
+def feature_penned(state: GameState, radius: int) -> float:
+    """1 when the cells Pacman reaches before every non-scared ghost hold no loop around a
+    wall, 0 otherwise: `trapped`, where an open room (the ghost pen, two cells wide: a loop
+    a ghost closes as easily as a dead end) is no way out either."""
+    return 1.0 if state.is_trapped(around_walls=True) else 0.0
+
+
 FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "score": feature_score,
     "food": feature_food,
@@ -121,6 +128,7 @@ FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "safe": feature_safe,
     "trapped": feature_trapped,
     "cornered": feature_cornered,
+    "penned": feature_penned,
 }
 
 
@@ -273,7 +281,7 @@ def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
             a, b = float(capsules - taken), float(capsules)
         elif name == "scared":
             a, b = 0.0, (1.0 if scares else 0.0)
-        else:  # trapped, cornered
+        else:  # trapped, cornered, penned
             a, b = 0.0, (1.0 if state.num_ghosts else 0.0)
         a, b = weight * a, weight * b
         if a <= b:

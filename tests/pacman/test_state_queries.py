@@ -74,9 +74,11 @@ RING = parse_layout("""
 """)
 
 
-def brute_force_trapped(state: GameState, most: int | None = None) -> bool:
+def brute_force_trapped(state: GameState, most: int | None = None,
+                        around_walls: bool = False) -> bool:
     """Pacman's region (cells it reaches strictly first) has no loop: links < cells; with
-    `most`, it also holds at most `most` cells."""
+    `most`, it also holds at most `most` cells; with `around_walls`, each 2x2 block of region
+    cells takes a link off (a loop around no wall)."""
     ghosts = [g for g, t in zip(state.ghost_positions, state.scared_timers) if t == 0]
     if not ghosts:
         return False
@@ -91,6 +93,8 @@ def brute_force_trapped(state: GameState, most: int | None = None) -> bool:
                 region.add((x, y))
     links = sum((x + 1, y) in region for x, y in region) + sum(
         (x, y + 1) in region for x, y in region)
+    if around_walls:
+        links -= sum({(x + 1, y), (x, y + 1), (x + 1, y + 1)} <= region for x, y in region)
     return links < len(region) and (most is None or len(region) <= most)
 
 
@@ -114,6 +118,49 @@ def test_trapped_matches_brute_force_on_played_positions(layout: str) -> None:
         assert trapped == brute_force_trapped(state)
         seen.add(trapped)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("layout", ["mediumClassic", "openClassic", "contestClassic",
+                                    "powerClassic"])
+def test_penned_matches_brute_force_on_played_positions(layout: str) -> None:
+    seen = set()
+    for game in range(3):
+        for state in played_positions(layout, f"pen {layout} {game}", 300):
+            for most in (None, 6):
+                penned = state.is_trapped(most, around_walls=True)
+                assert penned == brute_force_trapped(state, most, around_walls=True)
+                seen.add((most, penned, state.is_trapped(most)))
+    if layout == "openClassic":  # one room, no wall inside it: no loop around a wall
+        assert {penned for most, penned, _ in seen if most is None} == {True}
+    if layout in ("mediumClassic", "openClassic", "powerClassic"):
+        assert (None, True, False) in seen  # a region of open 2x2 blocks: penned, not trapped
+    if layout in ("mediumClassic", "contestClassic"):
+        assert (None, False, False) in seen  # a loop around a wall: neither
+
+
+PEN = parse_layout("""
+%%%%%%%%%%
+%G      G%
+%%%%  %%%%
+%%%    %%%
+%%%  P %%%
+%%%%%%%%%%
+""")
+
+
+def test_an_open_room_is_penned_but_not_trapped() -> None:
+    from pacman.agents.evaluation import FEATURES
+
+    # the room below the two-cell door: its 2x2 blocks are loops, so `trapped` sees a way
+    # out; both ghosts reach the door first, so `penned` sees none
+    pen = GameState.initial(PEN)
+    assert not pen.is_trapped() and pen.is_trapped(around_walls=True)
+    assert FEATURES["trapped"](pen, 3) == 0.0 and FEATURES["penned"](pen, 3) == 1.0
+    # the room's 8 cells and the door's 2
+    assert pen.is_trapped(10, around_walls=True) and not pen.is_trapped(9, around_walls=True)
+    assert not GameState.initial(PEN, 0).is_trapped(around_walls=True)  # no ghost, no trap
+    # a loop around a wall is a way out for both: the ring, as above
+    assert not GameState.initial(RING).is_trapped(around_walls=True)
 
 
 def test_small_traps_match_brute_force_on_played_positions() -> None:
