@@ -500,3 +500,7 @@ NAMED["learned"] = load_weights(LEARNED_FILE, name="learned")
 # (`cornered` sees traps of at most 6 cells). Not fitted: the weight is `wary`'s.
 NAMED["learned-wary"] = replace(NAMED["learned"], name="learned-wary",
                                 weights={**NAMED["learned"].weights, "trapped": -200.0})
+# `learned` plus the trap term that also counts an open room as a trap (`penned`): it keeps
+# out of the two-cell-wide ghost pen and dead ends, where `trapped` sees a loop.
+NAMED["learned-penned"] = replace(NAMED["learned"], name="learned-penned",
+                                  weights={**NAMED["learned"].weights, "penned": -200.0})

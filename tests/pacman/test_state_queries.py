@@ -149,7 +149,7 @@ PEN = parse_layout("""
 
 
 def test_an_open_room_is_penned_but_not_trapped() -> None:
-    from pacman.agents.evaluation import FEATURES
+    from pacman.agents.evaluation import FEATURES, NAMED
 
     # the room below the two-cell door: its 2x2 blocks are loops, so `trapped` sees a way
     # out; both ghosts reach the door first, so `penned` sees none
@@ -158,6 +158,8 @@ def test_an_open_room_is_penned_but_not_trapped() -> None:
     assert FEATURES["trapped"](pen, 3) == 0.0 and FEATURES["penned"](pen, 3) == 1.0
     # the room's 8 cells and the door's 2
     assert pen.is_trapped(10, around_walls=True) and not pen.is_trapped(9, around_walls=True)
+    assert NAMED["learned-penned"](pen) == NAMED["learned"](pen) - 200
+    assert NAMED["learned-wary"](pen) == NAMED["learned"](pen)  # `trapped` sees a way out
     assert not GameState.initial(PEN, 0).is_trapped(around_walls=True)  # no ghost, no trap
     # a loop around a wall is a way out for both: the ring, as above
     assert not GameState.initial(RING).is_trapped(around_walls=True)
