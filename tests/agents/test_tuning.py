@@ -260,9 +260,7 @@ def test_tune_is_deterministic_and_reports(tmp_path: Path, monkeypatch: pytest.M
     (["--train", "a,,b"], "expected layout names separated by commas"),
     (["--scale", "0"], "expected a number > 0"),
     (["--fixed", "speed"], "unknown feature 'speed' to hold fixed"),
-    (["--fixed", "score,food,food_left,ghost,capsule,capsules_left,scared,safe,trapped,"
-                  "cornered,penned"],
-     "every feature is held fixed: there is nothing to fit"),
+    (["--fixed", ",".join(FEATURES)], "every feature is held fixed: there is nothing to fit"),
 ])
 def test_tune_mistakes_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str], extra: list[str],
