@@ -3,7 +3,8 @@
 Two queries on a maze's distance tables (`pacman.maze`), behind `GameState.safe_cell_count`
 and `GameState.is_trapped`: how many cells the region holds (counted up to a limit, nearest
 first), and whether it holds no loop (a dead end, or a corridor whose ends the ghosts reach
-first), or, with `around_walls`, no loop around a wall (an open room is a trap too).
+first), or, with `around_walls`, no loop around a wall (an open room is a trap too), or fewer
+independent loops than asked (`loops`: one loop is no way out from two ghosts).
 `safe_cell_count` spells its scan out three times (one ghost, two ghosts, any number): a
 deliberate speed copy, since the one- and two-ghost loops avoid a generator per cell;
 `pacman_is_trapped` compares the first two ghosts inline and only the others in a generator
@@ -23,10 +24,11 @@ __all__ = ["pacman_is_trapped", "safe_cell_count"]
 
 
 def pacman_is_trapped(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...],
-                      most: int | None = None, around_walls: bool = False) -> bool:
-    """True when Pacman's region (at maze index `pacman`) holds no loop (with `around_walls`,
-    no loop around a wall), and with `most`, also at most `most` cells (`GameState.is_trapped`
-    says it in full)."""
+                      most: int | None = None, around_walls: bool = False,
+                      loops: int = 1) -> bool:
+    """True when Pacman's region (at maze index `pacman`) holds fewer than `loops` independent
+    loops (with `around_walls`, loops around a wall), and with `most`, also at most `most`
+    cells (`GameState.is_trapped` says it in full)."""
     cell_at, distances = maze.cell_at, maze.distances
     ghosts = ghosts_and_timers
     rows = [distances[cell_at[where]]
@@ -39,7 +41,8 @@ def pacman_is_trapped(maze: Maze, pacman: int, ghosts_and_timers: tuple[Any, ...
     squares = maze.squares if around_walls else None
     inside: set[int] = set()
     add = inside.add
-    size = links = 0
+    size = 0
+    links = 1 - loops  # the region holds `loops` independent loops once links >= size
     limit = len(own) if most is None else most
     # As in `safe_cell_count`: nearest cells first, and the region ends where a whole
     # distance passes without one of its cells. Two ghosts (or one, twice) compare inline.

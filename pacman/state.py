@@ -335,23 +335,27 @@ class GameState:
             result.append(row[cell_at[target]])
         return tuple(result)
 
-    def is_trapped(self, most: int | None = None, around_walls: bool = False) -> bool:
+    def is_trapped(self, most: int | None = None, around_walls: bool = False,
+                   loops: int = 1) -> bool:
         """True when the cells Pacman reaches strictly before every non-scared ghost hold no
         loop: Pacman's region is a dead end, or a stretch of corridor whose ends the ghosts
         reach first, and ghosts that play well corner it there. False without normal ghosts.
         With `most`, True only when that region also holds at most `most` cells (a trap
         about to close). With `around_walls`, only a loop around a wall counts as a way out:
         a room of open 2x2 blocks (such as the ghost pen of the classic layouts, two cells
-        wide) whose doors the ghosts reach first is a trap too.
+        wide) whose doors the ghosts reach first is a trap too. With `loops` above 1, a
+        region with fewer than `loops` independent loops is a trap (two ghosts corner Pacman
+        on one loop: one follows him round, the other meets him).
 
         The region is connected (each of its cells is one step beyond another on Pacman's
-        shortest path), so it holds a loop exactly when it has as many links as cells; cells
-        are visited nearest first and the scan stops at the first loop or where the region ends.
+        shortest path), so it holds a loop exactly when it has as many links as cells, and
+        `loops` independent loops when it has `loops` - 1 links more; cells are visited
+        nearest first and the scan stops once it has them or where the region ends.
         In the plane each loop of the region encloses a 2x2 block of its cells or something
         outside it (a wall, a cell a ghost reaches first), so `around_walls` takes one link
         off for each 2x2 block of region cells.
         """
-        return pacman_is_trapped(self._maze, self._pac, self._ghosts, most, around_walls)
+        return pacman_is_trapped(self._maze, self._pac, self._ghosts, most, around_walls, loops)
 
     def safe_cell_count(self, limit: int) -> int:
         """How many free cells Pacman reaches strictly before every non-scared ghost (its

@@ -117,6 +117,14 @@ def feature_penned(state: GameState, radius: int) -> float:
     return 1.0 if state.is_trapped(around_walls=True) else 0.0
 
 
+def feature_hemmed(state: GameState, radius: int) -> float:
+    """1 when the cells Pacman reaches before every non-scared ghost hold fewer loops around
+    a wall than there are such ghosts, 0 otherwise: `penned`, where one loop is a way out
+    from one ghost but not from two (one follows Pacman round it, the other meets him)."""
+    normal = sum(1 for timer in state.scared_timers if timer == 0)
+    return 1.0 if normal and state.is_trapped(around_walls=True, loops=normal) else 0.0
+
+
 FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "score": feature_score,
     "food": feature_food,
@@ -129,6 +137,7 @@ FEATURES: dict[str, Callable[[GameState, int], float]] = {
     "trapped": feature_trapped,
     "cornered": feature_cornered,
     "penned": feature_penned,
+    "hemmed": feature_hemmed,
 }
 
 
@@ -281,7 +290,7 @@ def _weighted_bounds(evaluation: WeightedEvaluation, state: GameState,
             a, b = float(capsules - taken), float(capsules)
         elif name == "scared":
             a, b = 0.0, (1.0 if scares else 0.0)
-        else:  # trapped, cornered, penned
+        else:  # trapped, cornered, penned, hemmed
             a, b = 0.0, (1.0 if state.num_ghosts else 0.0)
         a, b = weight * a, weight * b
         if a <= b:

@@ -75,10 +75,11 @@ RING = parse_layout("""
 
 
 def brute_force_trapped(state: GameState, most: int | None = None,
-                        around_walls: bool = False) -> bool:
-    """Pacman's region (cells it reaches strictly first) has no loop: links < cells; with
-    `most`, it also holds at most `most` cells; with `around_walls`, each 2x2 block of region
-    cells takes a link off (a loop around no wall)."""
+                        around_walls: bool = False, loops: int = 1) -> bool:
+    """Pacman's region (cells it reaches strictly first) has fewer than `loops` independent
+    loops: links - cells + 1 < loops (no loop: links < cells); with `most`, it also holds at
+    most `most` cells; with `around_walls`, each 2x2 block of region cells takes a link off
+    (a loop around no wall)."""
     ghosts = [g for g, t in zip(state.ghost_positions, state.scared_timers) if t == 0]
     if not ghosts:
         return False
@@ -95,7 +96,7 @@ def brute_force_trapped(state: GameState, most: int | None = None,
         (x, y + 1) in region for x, y in region)
     if around_walls:
         links -= sum({(x + 1, y), (x, y + 1), (x + 1, y + 1)} <= region for x, y in region)
-    return links < len(region) and (most is None or len(region) <= most)
+    return links - len(region) + 1 < loops and (most is None or len(region) <= most)
 
 
 def test_trapped_means_no_loop_in_pacmans_region() -> None:
@@ -163,6 +164,46 @@ def test_an_open_room_is_penned_but_not_trapped() -> None:
     assert not GameState.initial(PEN, 0).is_trapped(around_walls=True)  # no ghost, no trap
     # a loop around a wall is a way out for both: the ring, as above
     assert not GameState.initial(RING).is_trapped(around_walls=True)
+
+
+@pytest.mark.parametrize("layout", ["mediumClassic", "smallClassic", "contestClassic"])
+def test_loop_counts_match_brute_force_on_played_positions(layout: str) -> None:
+    seen = set()
+    for game in range(3):
+        for state in played_positions(layout, f"loops {layout} {game}", 300):
+            for loops, around_walls in ((2, False), (2, True), (3, True)):
+                hemmed = state.is_trapped(around_walls=around_walls, loops=loops)
+                assert hemmed == brute_force_trapped(state, None, around_walls, loops)
+                seen.add((loops, around_walls, hemmed, state.is_trapped(around_walls=True)))
+    # one loop around a wall: a way out from one ghost, not from two
+    assert (2, True, True, False) in seen and (2, True, False, False) in seen
+
+
+HEM = parse_layout("""
+%%%%%%%%%%%%%%%%%%%%%%
+%G       P   %%%%%%%%%
+%%%%%% %%%%% %%%%%%%%%
+%%%%%%              G%
+%%%%%%%%%%%%%%%%%%%%%%
+""")
+
+
+def test_one_loop_is_a_way_out_from_one_ghost_not_from_two() -> None:
+    from pacman.agents.evaluation import FEATURES, parse_weights
+
+    hemmed = parse_weights("score:1,hemmed:-200")
+    # Pacman's region is the ring around the wall in the middle (and the tails' near
+    # halves): one loop. One ghost chases him round it for ever; two corner him on it.
+    two = GameState.initial(HEM)
+    assert two.safe_cell_count(100) == 17 and not two.is_trapped(around_walls=True)
+    assert two.is_trapped(around_walls=True, loops=2) and not two.is_trapped(loops=1)
+    assert FEATURES["penned"](two, 3) == 0.0 and FEATURES["hemmed"](two, 3) == 1.0
+    assert hemmed(two) == two.score - 200
+    one = GameState.initial(HEM, 1)
+    assert FEATURES["hemmed"](one, 3) == 0.0  # as many loops as ghosts
+    assert hemmed(one) == one.score
+    assert FEATURES["hemmed"](GameState.initial(HEM, 0), 3) == 0.0  # no ghost, no trap
+    assert FEATURES["hemmed"](GameState.initial(PEN), 3) == 1.0  # an open room: no loop
 
 
 def test_small_traps_match_brute_force_on_played_positions() -> None:
