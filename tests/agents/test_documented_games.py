@@ -1,7 +1,7 @@
 """The first game of each best-agent row of docs/results.md, played again: same outcome, score,
 moves and nodes searched. A change to the rules, the search or an evaluation that moves the
-documented games fails here, before the tables go stale (`slow`: about two minutes; run with
-`-m slow`)."""
+documented games fails here, before the tables go stale (`slow`: the six games searched for
+144 s when they were first played; run with `-m slow`)."""
 
 from __future__ import annotations
 
