@@ -122,7 +122,7 @@ def feature_hemmed(state: GameState, radius: int) -> float:
     a wall than there are such ghosts, 0 otherwise: `penned`, where one loop is a way out
     from one ghost but not from two (one follows Pacman round it, the other meets him)."""
     normal = sum(1 for timer in state.scared_timers if timer == 0)
-    return 1.0 if normal and state.is_trapped(around_walls=True, loops=normal) else 0.0
+    return 1.0 if state.is_trapped(around_walls=True, loops=normal) else 0.0  # False at 0
 
 
 FEATURES: dict[str, Callable[[GameState, int], float]] = {
