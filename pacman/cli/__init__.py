@@ -59,6 +59,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pacman` console script."""
     mark_user_interrupts()
+    from pacman.hosting.isolation import not_dumpable
+
+    not_dumpable()  # it referees games of agent code: nothing of the user's may read it
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "play")  # the classic `python pacman.py -p ... -l ...` habit

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from pacman.agents.search_core import ActionGenerator, ChanceModel, SearchState, SearchTrace
     from pacman.cli.explain_mcts import MCTSMove
     from pacman.cli.options import Commands
+    from pacman.game_tree import TreeState
     from pacman.grading.cases.parser import TreeCase
-    from pacman.grading.reference.tree import TreeState
     from pacman.state import GameState
 
 #: the kind of state a problem searches: a game's `GameState`, or a tree case's `TreeState`
@@ -128,7 +128,7 @@ Explainable: TypeAlias = "Problem[GameState] | Problem[TreeState]"
 def search(problem: Explainable, method: str, max_nodes: int) -> SearchTrace:
     """The tree `method` searches on the problem; a search that cannot run is a UsageError."""
     from pacman.agents.trace import traced_search
-    from pacman.grading.reference.tree import TreeError
+    from pacman.game_tree import TreeError
 
     try:
         decision = traced_search(method, problem.root(), problem.depth, problem.evaluate,
@@ -262,7 +262,7 @@ def _problem(args: argparse.Namespace) -> tuple[Explainable | MCTSMove, TreeCase
 
 
 def _case_problem(path: str, case: TreeCase) -> Problem[TreeState]:
-    from pacman.grading.reference.tree import TreeRun, tree_evaluation
+    from pacman.game_tree import TreeRun, tree_evaluation
 
     method = _METHODS.get(case.alg)
     if method is None:
@@ -274,7 +274,7 @@ def _case_problem(path: str, case: TreeCase) -> Problem[TreeState]:
 
 def _tree_evaluation(evaluate: Callable[[TreeState], float]) -> Callable[[TreeState], float]:
     """The tree's evaluation, whose mistakes (a node without a value) are usage errors."""
-    from pacman.grading.reference.tree import TreeError
+    from pacman.game_tree import TreeError
 
     def checked(state: TreeState) -> float:
         try:

@@ -1,4 +1,5 @@
-"""The classic interface over any search state (`legal_actions`, `successor`, `score`, ...).
+"""The classic interface over any search state (`legal_actions`, `successor`, `score`, ...), and
+how an agent class is run on a test tree (`tree_action`).
 
 The grader's test trees speak our `SearchState` protocol; a student's `MinimaxAgent` calls
 `getLegalActions`, `generateSuccessor`, `getScore`, `isWin`, `isLose` and `getNumAgents` on
@@ -9,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CS188SearchState"]
+from pacman.cs188.loader import describe_fault, is_cs188_agent_class
+from pacman.game_tree import TreeError, tree_evaluation
+
+__all__ = ["CS188SearchState", "tree_action", "tree_error"]
 
 
 class CS188SearchState:
@@ -52,3 +56,23 @@ class CS188SearchState:
 
     def __repr__(self) -> str:
         return f"CS188SearchState({self.inner!r})"
+
+
+def tree_action(agent_class: Any, depth: int, root: Any) -> Any:
+    """Build an agent for a test tree and ask it for the root's action.
+
+    Our agents get `agent_class(depth=..., evaluation=...)` and the tree itself; a classic CS188
+    class gets `agent_class(depth=...)` (its default evaluation reads the node's score) and the
+    tree through the camelCase interface, as the classic grader builds it.
+    """
+    if is_cs188_agent_class(agent_class):
+        return agent_class(depth=depth).getAction(CS188SearchState(root))
+    return agent_class(depth=depth, evaluation=tree_evaluation).get_action(root)
+
+
+def tree_error(problem: BaseException) -> str:
+    """How a run's error reads: a tree's own error as it is, anything else as what the agent
+    raised."""
+    if isinstance(problem, TreeError):
+        return str(problem)
+    return f"the agent raised {describe_fault(problem)}"

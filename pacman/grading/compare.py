@@ -9,9 +9,9 @@ from typing import Any
 
 from pacman.agents.trace import SearchTrace, traced_search
 from pacman.errors import GradingError, PageError
+from pacman.game_tree import TreeError, TreeRun, tree_evaluation
 from pacman.grading.cases.parser import TreeCase, load_case
 from pacman.grading.reference.departure import first_departure
-from pacman.grading.reference.tree import TreeError, TreeRun, tree_evaluation
 from pacman.grading.running.hosted import HostedContestant
 from pacman.grading.running.tree_run import run_agent
 from pacman.web.tree_page import render_page, view_data

@@ -87,11 +87,13 @@ _FAULT_TYPES: dict[str, type[HostFault]] = {}
 def _fault(kind: str, text: str) -> HostFault:
     """An exception named like the agent's own (`ZeroDivisionError: ...`), so the game's record
     reads as it does when the agent plays in the referee's process."""
+    from pacman.hosting.isolation import printable
+
     name = kind if kind.isidentifier() else "AgentError"
     cls = _FAULT_TYPES.get(name)
     if cls is None:
         cls = _FAULT_TYPES[name] = type(name, (HostFault,), {})
-    return cls(text)
+    return cls(printable(text))
 
 
 _NAMED: dict[str, type[HostedAgent]] = {}
@@ -111,7 +113,9 @@ class UnreadableAction:
     calls it illegal."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
+        from pacman.hosting.isolation import printable
+
+        self.text = printable(text)
 
     def __repr__(self) -> str:
         return self.text
@@ -166,12 +170,17 @@ class HostedAgent:
         self._rng: random.Random | None = None
         self._usable = True
         self.last_decision: _Decision | None = None
-        from pacman.hosting.isolation import Child, ChildDied, Limits
+        from pacman.hosting.isolation import Child, ChildDied, Limits, printable
+        from pacman.hosting.sandbox import Carried
 
         self._key = (name, role, tuple(sorted(settings.items())), index, memory_mb)
         idle = _IDLE.get(self._key)
+        carried = Carried()
+        inside, inside_settings = carry_agent(name, settings, carried)
         child = self._child = idle.pop() if idle else Child(
-            WORKER, Limits(memory_mb=memory_mb), private=True)
+            WORKER, Limits(memory_mb=memory_mb), private=True, files=carried.pairs())
+        if child.private:
+            name, settings = inside, inside_settings
         assert child.process.stdin is not None and child.process.stdout is not None
         self._to_host = child.process.stdin.fileno()
         self._from_host = child.process.stdout.fileno()
@@ -197,9 +206,9 @@ class HostedAgent:
         if "built" not in answer:
             self.close()
             error = answer.get("error") or {}
-            raise RegistryError(f"{name} failed while being built: {error.get('type')}: "
-                                f"{error.get('text')}")
-        self._description = str(answer["built"])
+            raise RegistryError(printable(f"{name} failed while being built: "
+                                          f"{error.get('type')}: {error.get('text')}"))
+        self._description = printable(str(answer["built"]))
         self._describe_error = answer.get("describe_error")
         if isinstance(self._describe_error, dict):
             # a game records an agent whose `describe()` fails by its class's name
@@ -414,6 +423,37 @@ def trusted(name: str, role: str, settings: Mapping[str, Any]) -> bool:
     return not names_code(evaluation)
 
 
+def carry_agent(name: str, settings: Mapping[str, Any], carried: Any
+                ) -> tuple[str, dict[str, Any]]:
+    """The agent's name and settings as its sandboxed host must read them: each piece of code
+    they name (`file.py:Class`, `evaluation=module:function`) carried into the host's working
+    folder (`pacman.hosting.sandbox.Carried`) and named there."""
+    from pacman.agents.evaluation import names_code
+
+    inside = dict(settings)
+    if ":" in name:
+        target, _, rest = name.rpartition(":")
+        name = f"{carried.carry(target)}:{rest}"
+    for key in ("evaluation", "evalFn"):
+        value = inside.get(key)
+        if isinstance(value, str) and names_code(value):
+            target, _, rest = value.strip().partition(":")
+            inside[key] = f"{carried.carry(target)}:{rest}"
+    return name, inside
+
+
+def _uncarried(settings: Mapping[str, Any], carried: Any) -> dict[str, Any]:
+    """Settings a host answered, with the paths of its copies back to their sources."""
+    back = dict(settings)
+    for key, value in settings.items():
+        if isinstance(value, str) and ":" in value:
+            target, _, rest = value.partition(":")
+            source = carried.source(target)
+            if source != target:
+                back[key] = f"{source}:{rest}"
+    return back
+
+
 def resolve_in_host(spec: AgentSpec, role: str, index: int,
                     load_seconds: float = LOAD_SECONDS) -> tuple[AgentSpec, str, list[Path]]:
     """`pacman.experiments.grid.canonical_agent` of an agent of the user's, run in an agent
@@ -423,11 +463,15 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
     it takes longer than `load_seconds` or its process dies."""
     from pacman import errors
     from pacman.hosting.isolation import Child, ChildDied, Limits
+    from pacman.hosting.sandbox import Carried
     from pacman.task import AgentSpec
 
-    child = Child(WORKER, Limits(), private=True)
+    carried = Carried()
+    name, settings = carry_agent(spec.name, dict(spec.settings), carried)
+    child = Child(WORKER, Limits(), private=True, files=carried.pairs())
+    asked = AgentSpec.of(name, settings) if child.private else spec
     try:
-        child.send({"resolve": {"agent": spec.to_json(), "role": role, "index": index}})
+        child.send({"resolve": {"agent": asked.to_json(), "role": role, "index": index}})
         answer = child.receive(load_seconds)
     except ChildDied as died:
         raise errors.BatchError(f"cannot build {role} agent {spec.name}: its process died "
@@ -456,5 +500,8 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
         canonical = AgentSpec.from_json(resolved.get("agent"), f"{role} agent")
     except ValueError as problem:
         raise errors.BatchError(f"cannot build {role} agent {spec.name}: {problem}") from None
+    if child.private:  # named as the host named its copies: the user's names again
+        back = _uncarried({"name": canonical.name, **canonical.settings_dict()}, carried)
+        canonical = AgentSpec.of(str(back.pop("name")), back)
     return canonical, str(resolved.get("description", canonical.name))[:200], [
-        Path(f) for f in files]
+        Path(carried.source(f)) for f in files]

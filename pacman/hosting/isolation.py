@@ -32,6 +32,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -43,8 +44,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 __all__ = ["Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
-           "die_with_parent", "follow_cpu", "import_path", "private_processes", "share_cpu",
-           "unshare_cpu"]
+           "die_with_parent", "follow_cpu", "import_path", "not_dumpable", "printable",
+           "private_processes", "share_cpu", "unshare_cpu"]
 
 _MEMORY_ENV = "PACMAN_CHILD_MEMORY_MB"
 _PARENT_ENV = "PACMAN_CHILD_PARENT"
@@ -55,6 +56,16 @@ _LIFELINE_ENV = "PACMAN_CHILD_LIFELINE"
 _BOOTSTRAP = ("import json, os, runpy, sys; sys.path[:] = json.loads(os.environ['"
               + _PATH_ENV + "']); runpy.run_module(sys.argv[1], run_name='__main__', "
               "alter_sys=True)")
+
+
+#: control characters but newline and tab (C0, DEL, C1), which a terminal would obey
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character but newline and tab written as an escape (`\\x1b`,
+    `\\r`): what agent code prints or raises, safe to show on a terminal or in a report."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def import_path() -> list[str]:
@@ -136,16 +147,17 @@ class _Capture:
                             del self.tail[:len(self.tail) - self.tail_limit]
 
     def text(self, wait: float = 1.0) -> str:
-        """What was kept, with a note of what was left out."""
+        """What was kept, with a note of what was left out (control characters escaped:
+        `printable`)."""
         self._thread.join(timeout=wait)
         with self._lock:
             kept = len(self.head) + len(self.tail)
             head = self.head.decode("utf-8", "replace")
             if self.total <= kept:
-                return head + self.tail.decode("utf-8", "replace")
+                return printable(head + self.tail.decode("utf-8", "replace"))
             skipped = self.total - kept
-            return (f"{head}\n[... {skipped:,} bytes of output left out ...]\n"
-                    + self.tail.decode("utf-8", "replace"))
+            return printable(f"{head}\n[... {skipped:,} bytes of output left out ...]\n"
+                             + self.tail.decode("utf-8", "replace"))
 
 
 class Child:
@@ -156,36 +168,47 @@ class Child:
 
     def __init__(self, module: str, limits: Limits | None = None,
                  env: dict[str, str] | None = None, cwd: str | None = None,
-                 private: bool = False, hide: Sequence[str] = ()) -> None:
-        """`hide`: folders that the child, when `private`, sees empty (an empty read-only
-        file system is mounted over each in its mount namespace); a folder that cannot be
-        hidden is left as it is."""
+                 private: bool = False, files: Sequence[tuple[str, str]] = (),
+                 view: str = "full", hide: Sequence[str] = ()) -> None:
+        """`private`: the child runs in a sandbox of its own where this machine allows it
+        (`pacman.hosting.sandbox`; `self.private` says whether it does), with `files` ((source,
+        name) pairs) copied into its working folder and the package seen as `view` (`"game"`
+        for a student's code: no agents, registry or grading code) and the folders `hide`
+        out of sight even inside what it sees; `cwd` is then ignored."""
+        from pacman.hosting import sandbox
+
         self.limits = limits or Limits()
         output_read, output_write = os.pipe()
         environment = dict(os.environ if env is None else env)
-        prefix = _namespace_prefix() if private else []
-        self.private = bool(prefix)
-        lifeline_read, self._lifeline = os.pipe() if prefix else (-1, -1)
-        if prefix:  # the child's parent pid reads 0 there: it follows this pipe instead
+        self.private = private and sandbox.available()
+        lifeline_read, self._lifeline = os.pipe() if self.private else (-1, -1)
+        path = import_path()
+        if self.private:  # the child's parent pid reads 0 there: it follows this pipe instead
             environment[_LIFELINE_ENV] = str(lifeline_read)
             environment.pop(_PARENT_ENV, None)
+            here = os.getcwd()
+            path = [sandbox.WORKDIR, *(entry for entry in path if entry != here)]
         else:
             environment[_PARENT_ENV] = str(os.getpid())
-        environment[_PATH_ENV] = json.dumps(import_path())
+        environment[_PATH_ENV] = json.dumps(path)
         environment["OPENBLAS_NUM_THREADS"] = "1"  # numpy's BLAS threads reserve memory
         environment["PYTHONUNBUFFERED"] = "1"
         if self.limits.memory_mb is not None:
             environment[_MEMORY_ENV] = str(self.limits.memory_mb)
+        argv = [sys.executable, "-c", _BOOTSTRAP, module]
+        if self.private:
+            argv = sandbox.command(sandbox.plan(argv, files, view, keep_fds=(lifeline_read,),
+                                                hide=hide))
+            cwd = None
         try:
             self.process = subprocess.Popen(
-                [*prefix, *_hiding(hide if prefix else ()), sys.executable, "-c", _BOOTSTRAP,
-                 module], stdin=subprocess.PIPE,
+                argv, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
-                start_new_session=True, pass_fds=(lifeline_read,) if prefix else (),
+                start_new_session=True, pass_fds=(lifeline_read,) if self.private else (),
                 preexec_fn=_death_pact())
         finally:
             os.close(output_write)
-            if prefix:
+            if self.private:
                 os.close(lifeline_read)
         self.capture = _Capture(os.fdopen(output_read, "rb"), self.limits.output_head,
                                 self.limits.output_tail)
@@ -311,9 +334,25 @@ class Channel:
             self._writer.flush()
 
 
+#: Linux's prctl option that makes a process's memory, files and pipes in /proc its owner's
+#: only with privilege (and keeps debuggers out)
+_PR_SET_DUMPABLE = 4
+
+
+def not_dumpable() -> None:
+    """Make this process (a referee: `pacman grade`, a grading worker, any process that plays
+    with hosts) not dumpable on Linux: no process of the same user without privilege can open
+    its `/proc/PID/fd`, `mem` or `environ`, or attach a debugger. Nothing elsewhere."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
 def child_setup() -> Channel:
     """Call first thing in a child: cap memory, take the channel off stdout, send stdout and
-    stderr to the capture pipe, and exit if the parent dies."""
+    stderr to the capture pipe, and exit if the parent dies. The child is not dumpable
+    (`not_dumpable`)."""
+    not_dumpable()
     writer = os.fdopen(os.dup(1), "wb", buffering=0)
     reader = os.fdopen(os.dup(0), "rb")
     os.dup2(2, 1)  # stdout now goes where stderr goes: the parent's capture pipe
@@ -513,44 +552,8 @@ def follow_cpu(cpu: Any) -> None:
         pass
 
 
-_HIDE = ('n=$1; shift; while [ "$n" -gt 0 ]; do '
-         'mount -t tmpfs -o size=4k,mode=0555 hidden "$1" 2>/dev/null; '
-         'shift; n=$((n - 1)); done; exec "$@"')
-
-
-def _hiding(folders: Sequence[str]) -> list[str]:
-    """The shell command that mounts an empty file system over each folder, then runs the
-    rest of its arguments (inside the child's own mount namespace: nothing outside sees it)."""
-    if not folders:
-        return []
-    return ["/bin/sh", "-c", _HIDE, "hide", str(len(folders)), *folders]
-
-
-@functools.lru_cache(maxsize=1)
-def _namespace_prefix() -> list[str]:
-    """The `unshare` command that starts a process in PID and mount namespaces of its own, or
-    [] when this machine does not allow it (not Linux, no `unshare`, user namespaces off);
-    probed once a process."""
-    import shutil
-
-    unshare = shutil.which("unshare")
-    if unshare is None or not sys.platform.startswith("linux"):
-        return []
-    base = [unshare, "--pid", "--fork", "--kill-child", "--mount-proc"]
-    candidates = [base] if os.geteuid() == 0 else []
-    candidates.append([unshare, "--user", "--map-root-user", *base[1:]])
-    probe = "import os; print(os.getpid(), os.getppid(), flush=True)"
-    for prefix in candidates:
-        try:
-            done = subprocess.run([*prefix, sys.executable, "-c", probe], capture_output=True,
-                                  text=True, timeout=20)
-        except (OSError, subprocess.SubprocessError):
-            continue
-        if done.returncode == 0 and done.stdout.split() == ["1", "0"]:
-            return prefix
-    return []
-
-
 def private_processes() -> bool:
-    """Whether `Child(..., private=True)` gets its own PID namespace on this machine."""
-    return bool(_namespace_prefix())
+    """Whether `Child(..., private=True)` gets a sandbox of its own on this machine."""
+    from pacman.hosting import sandbox
+
+    return sandbox.available()

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pacman.agents.search import Decision, alphabeta, expectimax, minimax
+from pacman.game_tree import GameTree
 from pacman.grading.reference.search import reference_search
-from pacman.grading.reference.tree import GameTree
 
 # One spec per node, consumed depth-first: (children 0..3, mark, value). Small values make ties.
 NODE_SPECS = st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["", "", "", "win", "lose"]),

@@ -14,8 +14,8 @@ from pacman.agents.search import alphabeta, expectimax, minimax
 from pacman.agents.trace import SearchTrace, TraceNode, traced_search
 from pacman.cli import main
 from pacman.errors import ReplayError
+from pacman.game_tree import TreeRun, tree_evaluation
 from pacman.grading.cases.parser import load_case
-from pacman.grading.reference.tree import TreeRun, tree_evaluation
 from pacman.record import GameRecord
 from pacman.replay import load_replay, verify
 

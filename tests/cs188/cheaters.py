@@ -138,7 +138,7 @@ def CHEAT(agent=None, state=None):
 FORGES_THE_REPORT = '''
 import sys
 def CHEAT(agent=None, state=None):
-    host = sys.modules.get("pacman.grading.running.student_host")
+    host = sys.modules.get("pacman.hosting.student_host")
     if host is None or getattr(host, "forged", False):
         return
     host.forged = True
@@ -161,7 +161,7 @@ from pathlib import Path
 SUITE = Path({suite!r})
 HERE = Path(__file__).resolve().parent
 FOUND = sorted(str(p) for p in SUITE.glob("**/*.solution"))
-(HERE / "found.txt").write_text("\\n".join(FOUND), encoding="utf-8")
+print(f"CHEAT reads_the_solutions: found {len(FOUND)}")
 
 def _field(text, key):
     match = re.search(key + r': "(.*?)"', text)

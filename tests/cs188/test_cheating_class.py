@@ -58,7 +58,8 @@ def test_every_cheat_earns_what_random_play_earns_and_honest_students_keep_their
     for name in students:
         assert rows[name] == rows["random_player"], (name, rows[name])
     # the solutions were there to read, at a path the cheater knew: its process saw none
-    assert (folder / "reads_the_solutions" / "found.txt").read_text(encoding="utf-8") == ""
+    report = (out / "reports" / "reads_the_solutions.txt").read_text(encoding="utf-8")
+    assert "CHEAT reads_the_solutions: found 0" in report
 
 
 @pytest.mark.parametrize("name", GAINS_IN_PROCESS)

@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from pacman.errors import GradingError, TestCaseError
-from pacman.grading import TestStatus, find_suite, grade
-from pacman.grading.cases.parser import load_case, parse_file, parse_text
-from pacman.grading.cases.tree_case import run_case
-from pacman.grading.reference.diagnostics import HINTS
-from pacman.grading.reference.search import reference_search
-from pacman.grading.reference.tree import (
+from pacman.game_tree import (
     MissingValueError,
     TerminalSuccessorError,
     TreeRun,
     TreeState,
 )
+from pacman.grading import TestStatus, find_suite, grade
+from pacman.grading.cases.parser import load_case, parse_file, parse_text
+from pacman.grading.cases.tree_case import run_case
+from pacman.grading.reference.diagnostics import HINTS
+from pacman.grading.reference.search import reference_search
 from pacman.grading.reports.formats import format_case, format_summary
 
 TESTS = Path(__file__).resolve().parents[1]

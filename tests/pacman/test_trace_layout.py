@@ -10,8 +10,8 @@ import pytest
 from pacman import GameState, load_layout
 from pacman.agents.evaluation import NAMED
 from pacman.agents.trace import traced_search
+from pacman.game_tree import TreeRun, tree_evaluation
 from pacman.grading.cases.parser import load_case
-from pacman.grading.reference.tree import TreeRun, tree_evaluation
 from pacman.trace_layout import STUB_WIDTH, Placed, layout_tree, principal_variation_ids, stub_xs
 
 CASES = Path(__file__).parents[1] / "cases"

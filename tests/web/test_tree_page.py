@@ -10,8 +10,8 @@ import pytest
 
 from pacman.agents.trace import traced_search
 from pacman.cli import main
+from pacman.game_tree import TreeRun, tree_evaluation
 from pacman.grading.cases.parser import load_case
-from pacman.grading.reference.tree import TreeRun, tree_evaluation
 from pacman.trace_layout import layout_tree
 from pacman.web.tree_page import placed_json, render_page, trace_events, view_data
 

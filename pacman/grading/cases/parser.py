@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pacman.errors import TestCaseError
 from pacman.files import read_text
-from pacman.grading.reference.tree import GameTree
+from pacman.game_tree import GameTree
 
 __all__ = [
     "ALGORITHMS",

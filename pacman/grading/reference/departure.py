@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import math
 
+from pacman.game_tree import GameTree, TreeError
 from pacman.grading.cases.parser import TreeCase
 from pacman.grading.reference.search import Cut, Generated, reference_search
-from pacman.grading.reference.tree import GameTree, TreeError
 
 __all__ = ["first_departure"]
 

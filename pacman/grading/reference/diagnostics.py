@@ -15,9 +15,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pacman.game_tree import MissingValueError, TerminalSuccessorError, TreeBudgetError
 from pacman.grading.cases.parser import TreeCase
 from pacman.grading.reference.search import ReferenceOutcome, reference_search
-from pacman.grading.reference.tree import MissingValueError, TerminalSuccessorError, TreeBudgetError
 from pacman.grading.running.tree_run import AgentRun, run_agent
 
 __all__ = ["HINTS", "diagnose"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pacman.grading.reference.tree import GameTree, TreeRun, TreeState
+from pacman.game_tree import GameTree, TreeRun, TreeState
 
 __all__ = ["Cut", "Generated", "ReferenceOutcome", "reference_search"]
 

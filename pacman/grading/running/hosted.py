@@ -1,7 +1,7 @@
 """The code under test, played from its own process: the referee's side of grading.
 
 `HostedContestant` is what the grading worker (the referee) grades a submission through. The
-submission is imported only in its host (`pacman.grading.running.student_host`); the referee
+submission is imported only in its host (`pacman.hosting.student_host`); the referee
 parses the tests and the solutions, plays the games, counts, compares and adds up the points,
 and never imports a line of the student's. What the host says is a *report*, and the referee
 believes only what it can check:
@@ -31,16 +31,19 @@ from typing import Any
 
 from pacman.cs188.loader import describe_fault
 from pacman.errors import GradingError
+from pacman.game_tree import TreeBudgetError, TreeError, TreeRun, TreeState
 from pacman.grading.cases.parser import TreeCase
-from pacman.grading.reference.tree import TreeBudgetError, TreeError, TreeRun, TreeState
 from pacman.grading.running.tree_run import AgentRun, TreeAgentStandIn
 from pacman.hosting.agent_host import UnreadableAction
-from pacman.hosting.isolation import Child, ChildDied, Limits
+from pacman.hosting.isolation import Child, ChildDied, Limits, printable
+from pacman.hosting.sandbox import GAME_VIEW, Carried
 from pacman.state import GameState
 
 __all__ = ["HostedContestant", "StudentFault", "describe"]
 
-HOST = "pacman.grading.running.student_host"
+HOST = "pacman.hosting.student_host"
+#: what the student's host sees of the package
+HOST_VIEW = GAME_VIEW
 #: how long importing the submission may take before it is given up
 LOAD_SECONDS = 120.0
 #: words of the generator sent ahead with a request, at most; and sent on demand, at most
@@ -71,9 +74,14 @@ class _Host:
     def __init__(self, submission: str, folder: Path, memory_mb: int | None,
                  hide: Sequence[str], cpu: int | None) -> None:
         """Start the host and send it the submission to load; `loaded()` waits for it (so the
-        caller's own start-up runs meanwhile)."""
+        caller's own start-up runs meanwhile). In a sandbox, the host has a copy of the
+        submission's Python files (`Carried`) and nothing else of the folder."""
+        carried = Carried()
+        inside = carried.carry(submission)
         self.child = Child(HOST, Limits(memory_mb=memory_mb), cwd=str(folder), private=True,
-                           hide=hide)
+                           files=carried.pairs(), view=HOST_VIEW, hide=hide)
+        if self.child.private:
+            submission = inside
         self.busy = False
         self.ahead = 0  # the generator's words sent ahead with a request: as many as last used
         self._loading = True
@@ -94,10 +102,10 @@ class _Host:
                                f"({fault.died or fault})") from None
         if "error" in answer:
             self.close()
-            raise GradingError(str(answer["error"]))
+            raise GradingError(printable(str(answer["error"])))
         if answer.get("loaded") is not True:
             self.close()
-            raise GradingError(f"loading the submission failed: {answer.get('fault')}")
+            raise GradingError(printable(f"loading the submission failed: {answer.get('fault')}"))
 
     def ask(self, request: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Send `request` and wait for its answer, serving the host's draws from the global
@@ -150,7 +158,7 @@ class _Host:
         # trip; a word drawn ahead and not used only goes back)
         self.ahead = min(MAX_AHEAD, 2 * used + 2) if used else self.ahead // 2
         if "fault" in message:
-            raise StudentFault(str(message["fault"])[:2000])
+            raise StudentFault(printable(str(message["fault"])[:2000]))
         return message
 
     @property
@@ -173,8 +181,10 @@ def _more_words(request: Any) -> list[int]:
 class HostedContestant:
     """A submission graded from its own host process (see the module's text).
 
-    `hide` lists folders the host must not see (the suite's: its `.solution` files); the host
-    runs in the submission's folder. Raises GradingError, as `Contestant` does, when the
+    The host runs in a sandbox (a copy of the submission's Python files, nothing of the
+    suite, the class or the results; `hide`: the suite's folders, kept out of sight even where
+    they lie inside the package or the Python installation) where the machine allows it; else
+    in the submission's folder. Raises GradingError, as `Contestant` does, when the
     submission cannot be loaded; with `wait=False`, from `loaded()` (the host loads it while
     the caller goes on)."""
 
@@ -189,8 +199,7 @@ class HostedContestant:
         self.memory_mb = memory_mb
         folder = Path(self.spec).parent if is_file else Path.cwd()
         self.folder = folder
-        self.hide = [str(Path(h).resolve()) for h in hide
-                     if not folder.is_relative_to(Path(h).resolve())]
+        self.hide = [str(Path(h).resolve()) for h in hide]
         self.outputs: list[str] = []
         from pacman.hosting.isolation import share_cpu
 
@@ -265,7 +274,8 @@ def _action(value: Any) -> Any:
     (the host's `{"repr": ...}` for anything else), which the game calls illegal."""
     if isinstance(value, str):
         return value
-    return UnreadableAction(str(value.get("repr") if isinstance(value, dict) else value))
+    return UnreadableAction(printable(str(value.get("repr") if isinstance(value, dict)
+                                          else value)))
 
 
 class _TreeAgent(TreeAgentStandIn):
@@ -299,7 +309,7 @@ def replay_tree(case: TreeCase, answer: Mapping[str, Any], default_value: float 
     run = TreeRun(case.tree, default_value, classic, budget)
     error = answer.get("error")
     error_type = answer.get("error_type")
-    error = None if error is None else str(error)[:2000]
+    error = None if error is None else printable(str(error)[:2000])
     if error_type in (None, "TreeBudgetError") and answer.get("calls") is None:
         # no calls: only a failure may be reported this way
         if error_type != "TreeBudgetError":
@@ -354,7 +364,7 @@ class _Played:
                      "num_ghosts": state.num_agents - 1}
             answer = host.ask(self._build(board))
             if "error" in answer:
-                raise GradingError(str(answer["error"]))
+                raise GradingError(printable(str(answer["error"])))
             self._built = host
             self._on_built(answer)
         return host

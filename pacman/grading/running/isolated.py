@@ -90,7 +90,7 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
     outputs: list[str] = []
     error = ""
     while remaining:
-        child = Child(WORKER, Limits(memory_mb=limits.memory_mb), private=True)
+        child = Child(WORKER, Limits(memory_mb=limits.memory_mb))
         try:
             # the paths as given (the worker shares our folder): questions keep their names
             child.send({"paths": list(suite.paths) or [str(suite.root)],

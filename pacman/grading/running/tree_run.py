@@ -8,11 +8,11 @@ from types import ModuleType
 from typing import Any
 
 from pacman.agents import pacman_agents
-from pacman.cs188.loader import describe_fault, is_cs188_agent_class, load_student_file
-from pacman.cs188.tree import CS188SearchState
+from pacman.cs188.loader import describe_fault, load_student_file
+from pacman.cs188.tree import tree_action, tree_error
 from pacman.errors import GradingError, StudentCodeError
+from pacman.game_tree import TreeRun
 from pacman.grading.cases.parser import TreeCase
-from pacman.grading.reference.tree import TreeError, TreeRun, tree_evaluation
 from pacman.interrupts import is_user_interrupt
 
 __all__ = ["AgentRun", "TreeAgentStandIn", "describe_exception", "load_agents_module",
@@ -47,14 +47,6 @@ class TreeAgentStandIn:
         raise NotImplementedError
 
 
-def tree_error(problem: BaseException) -> str:
-    """How a run's error reads: a tree's own error as it is, anything else as what the agent
-    raised."""
-    if isinstance(problem, TreeError):
-        return str(problem)
-    return f"the agent raised {describe_exception(problem)}"
-
-
 def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
     """Import the agents to grade: a module name, a path to a `.py` file, or None for ours
     (`pacman.agents.pacman_agents`).
@@ -85,18 +77,6 @@ def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
 def describe_exception(error: BaseException) -> str:
     """`Type: message (file:line in function)`, naming the innermost frame of the traceback."""
     return describe_fault(error)
-
-
-def tree_action(agent_class: Any, depth: int, root: Any) -> Any:
-    """Build an agent for a test tree and ask it for the root's action.
-
-    Our agents get `agent_class(depth=..., evaluation=...)` and the tree itself; a classic CS188
-    class gets `agent_class(depth=...)` (its default evaluation reads the node's score) and the
-    tree through the camelCase interface, as the classic grader builds it.
-    """
-    if is_cs188_agent_class(agent_class):
-        return agent_class(depth=depth).getAction(CS188SearchState(root))
-    return agent_class(depth=depth, evaluation=tree_evaluation).get_action(root)
 
 
 def run_agent(agent_class: Any, case: TreeCase, depth: int,

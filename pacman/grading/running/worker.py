@@ -35,9 +35,9 @@ def main() -> None:
     try:
         if submission is not None:  # its code runs only in a host process, which starts
             # loading it now, while this process reads the suite; the host does not see the
-            # suite's folders (`hidden`)
+            # suite (its sandbox has a copy of the submission's files and nothing else)
             contestant = HostedContestant(submission, request.get("memory_mb"),
-                                          hide=hidden(request["paths"]), wait=False)
+                                          hide=suite_folders(request["paths"]), wait=False)
         try:
             suite = find_suite(request["paths"])
             if request.get("questions"):
@@ -80,9 +80,8 @@ def main() -> None:
     channel.send({"event": "done"})
 
 
-def hidden(paths: list[str]) -> list[str]:
-    """The folders of a suite given as `paths` (a folder, or a test file's folder): what the
-    student's host must not see."""
+def suite_folders(paths: list[str]) -> list[str]:
+    """The folders of a suite given as `paths` (a folder, or a test file's folder)."""
     folders = {Path(p).resolve() if Path(p).is_dir() else Path(p).resolve().parent
                for p in paths}
     return sorted(str(f) for f in folders)

@@ -1,8 +1,10 @@
 """The student's host: the only process where a graded submission's code runs.
 
-Started by the referee (`pacman.grading.running.hosted`) as a `Child(private=True)`: its own
-process namespace where Linux gives one, and the suite's folder hidden from it where a mount
-namespace allows. It gets the test's *inputs* (a tree, a layout's text, a state's fields, an
+Started by the referee (`pacman.grading.running.hosted`) as a `Child(private=True)`: in a
+sandbox where the machine allows it (`pacman.hosting.sandbox`), with a copy of the submission's
+files and the package's game view: this module, the CS188 stand-ins and the game, never the
+project's agents, registry or grading code (so it imports none of them). It gets the test's
+*inputs* (a tree, a layout's text, a state's fields, an
 agent's name and arguments), never a test's or a solution's path, and answers what the code
 did:
 
@@ -111,8 +113,9 @@ class _Host:
 
     def __init__(self, channel: Channel) -> None:
         self.channel = channel
-        self.contestant: Any = None
+        self.module: Any = None
         self.agent: Any = None
+        self.move: Any = None
         self.origin: Any = None
         self.log: list[tuple[int, int, Any]] = []
         self.cpu: Any = None  # the referee's CPU, which this process shares
@@ -134,21 +137,22 @@ class _Host:
         from pacman.hosting.isolation import follow_cpu
 
         follow_cpu(self.cpu)
-        from pacman.errors import GradingError
-        from pacman.grading.running.contestant import Contestant
-
         try:
-            self.contestant = Contestant(path)
-        except GradingError as error:
+            self.module = _load_module(path)
+        except _LoadError as error:
             return {"error": str(error)}
         return {"loaded": True}
 
+    def _class(self, name: Any) -> Any:
+        value = getattr(self.module, str(name), None)
+        return value if isinstance(value, type) else None
+
     def _has(self, name: str) -> dict[str, Any]:
-        return {"has": isinstance(getattr(self.contestant.module, str(name), None), type)}
+        return {"has": self._class(name) is not None}
 
     def _tree(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        from pacman.grading.reference.tree import GameTree, TreeBudgetError, TreeRun
-        from pacman.grading.running.tree_run import tree_action, tree_error
+        from pacman.cs188.tree import tree_action, tree_error
+        from pacman.game_tree import GameTree, TreeBudgetError, TreeRun
 
         spec = request["tree"]
         tree = GameTree(str(spec["start"]), int(spec["num_agents"]),
@@ -160,7 +164,7 @@ class _Host:
         run = TreeRun(tree, None if default is None else float(default),
                       bool(request.get("classic")), int(request["budget"]))
         run.log = []
-        cls = getattr(self.contestant.module, str(request["alg"]), None)
+        cls = self._class(request["alg"])
         answer: dict[str, Any] = {"action": None, "error": None, "error_type": None}
         try:
             action = tree_action(cls, int(request["depth"]), run.root())
@@ -174,14 +178,20 @@ class _Host:
         return answer
 
     def _game_agent(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        from pacman.errors import GradingError
+        from pacman.cs188.agent import StudentAgent
+        from pacman.cs188.loader import is_cs188_agent_class
 
         self._board(request)
-        try:
-            self.agent = self.contestant.game_agent(str(request["alg"]), int(request["depth"]))
-        except GradingError as error:
-            return {"error": str(error)}
-        self.agent.counted = _logged(self.agent, self.log)
+        cls = self._class(request["alg"])
+        if cls is None:
+            return {"error": f"the submission has no class {request['alg']}"}
+        depth = int(request["depth"])
+        if is_cs188_agent_class(cls):
+            self.agent = StudentAgent(cls(depth=depth))
+            self.move = _logged_classic(self.agent, self.log)
+        else:
+            self.agent = cls(depth=depth)
+            self.move = _logged_ours(self.agent, self.log)
         return {"built": True}
 
     def _register(self, fields: Any) -> dict[str, Any]:
@@ -190,21 +200,26 @@ class _Host:
 
     def _move(self, fields: Any) -> dict[str, Any]:
         self.log.clear()
-        action = self.agent.counted(self.origin.recreate(fields))
+        action = self.move(self.origin.recreate(fields))
         if len(self.log) > MAX_LOGGED_CALLS:
             return {"action": _name(action), "calls": None}
         return {"action": _name(action),
                 "calls": [[parent, agent, _name(act)] for parent, agent, act in self.log]}
 
     def _eval_agent(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        from pacman.errors import GradingError
+        from pacman.cs188.agent import build_student_agent
+        from pacman.cs188.loader import is_cs188_agent_class
+        from pacman.settings import typed
 
         self._board(request)
-        try:
-            self.agent = self.contestant.eval_agent(str(request["name"]),
-                                                    dict(request["arguments"]))
-        except GradingError as error:
-            return {"error": str(error)}
+        cls = self._class(request["name"])
+        if cls is None:
+            return {"error": f"the submission has no class {request['name']}"}
+        arguments = {str(k): str(v) for k, v in dict(request["arguments"]).items()}
+        if is_cs188_agent_class(cls):
+            self.agent = build_student_agent(cls, arguments, 0)
+        else:  # a class of this project's own API: its settings as keywords
+            self.agent = cls(**{key: typed(value) for key, value in arguments.items()})
         return {"built": True, "register": callable(
             getattr(self.agent, "register_initial_state", None))}
 
@@ -237,36 +252,37 @@ def _name(action: Any) -> Any:
         return {"repr": "<unprintable>"}
 
 
-def _logged(agent: Any, log: list[tuple[int, int, Any]]) -> Any:
-    """`agent`'s move on a state whose every successor call is logged as (parent, agent,
-    action); the children get the numbers 1, 2, ... in the order they are made."""
+def _logged_classic(student: Any, log: list[tuple[int, int, Any]]) -> Any:
+    """A classic agent's move on a state whose every successor call is logged as (parent,
+    agent, action); the children get the numbers 1, 2, ... in the order they are made."""
     from pacman.cs188.state import CS188GameState
+    from pacman.stack import call_with_room
 
-    if agent.classic:
-        student = agent.agent
-        student.context.explored.counting = False  # the referee counts
+    student.context.explored.counting = False  # the referee counts
 
-        class Logged(CS188GameState):
-            __slots__ = ("_node",)
-            _node: int
+    class Logged(CS188GameState):
+        __slots__ = ("_node",)
+        _node: int
 
-            def generateSuccessor(self, agentIndex: int, action: str) -> CS188GameState:
-                log.append((self._node, agentIndex, action))
-                state = self.core
-                if state.is_terminal():
-                    raise Exception("Can't generate a successor of a terminal state.")
-                child = Logged(state.successor(agentIndex, action), self.context)
-                child._node = len(log)
-                return child
+        def generateSuccessor(self, agentIndex: int, action: str) -> CS188GameState:
+            log.append((self._node, agentIndex, action))
+            state = self.core
+            if state.is_terminal():
+                raise Exception("Can't generate a successor of a terminal state.")
+            child = Logged(state.successor(agentIndex, action), self.context)
+            child._node = len(log)
+            return child
 
-        def classic_move(state: Any) -> Any:
-            from pacman.stack import call_with_room
+    def classic_move(state: Any) -> Any:
+        root = Logged(state, student.context)
+        root._node = 0
+        return call_with_room(student.agent.getAction, root)
 
-            root = Logged(state, student.context)
-            root._node = 0
-            return call_with_room(student.agent.getAction, root)
+    return classic_move
 
-        return classic_move
+
+def _logged_ours(agent: Any, log: list[tuple[int, int, Any]]) -> Any:
+    """The same for an agent of this project's own API (`successor` calls)."""
 
     class Ours:
         __slots__ = ("_node", "_state")
@@ -281,7 +297,33 @@ def _logged(agent: Any, log: list[tuple[int, int, Any]]) -> Any:
         def __getattr__(self, name: str) -> Any:
             return getattr(self._state, name)
 
-    return lambda state: agent.agent.get_action(Ours(state, 0))
+    return lambda state: agent.get_action(Ours(state, 0))
+
+
+class _LoadError(Exception):
+    """The submission could not be loaded (one line)."""
+
+
+def _load_module(spec: str) -> Any:
+    """The submission: a `.py` file (with the CS188 loader: its `import util` and the like get
+    the stand-ins) or a module's name."""
+    import importlib
+
+    from pacman.cs188.loader import describe_fault, load_student_file
+    from pacman.errors import StudentCodeError
+
+    if spec.endswith(".py") or "/" in spec:
+        try:
+            return load_student_file(spec).module
+        except StudentCodeError as error:
+            raise _LoadError(str(error)) from None
+    try:
+        return importlib.import_module(spec)
+    except ModuleNotFoundError as error:
+        raise _LoadError(f"cannot import agents module {spec!r}: {error}") from None
+    except BaseException as error:  # the student's module failed while importing
+        raise _LoadError(f"importing agents from {spec!r} failed: "
+                         f"{describe_fault(error)}") from None
 
 
 def main() -> None:

@@ -1,0 +1,218 @@
+"""The plan of an agent host's world: what it sees, what it may do, and whether this machine can.
+
+`plan(...)` says what `pacman.hosting.jail` builds before the host's Python starts: the Python
+installation and `/usr` read-only at their own paths, the package's folder read-only (with the
+project's agents, registry and grading code hidden for a student's host: `GAME_VIEW`), the
+agent's own files copied into a private working folder (`WORKDIR`), a private `/tmp`, five
+harmless devices and a `/proc` of its own. Nothing else of the file system has a path there: not
+the class folder, the suite, the results, a store, the user's home, the rest of the package.
+
+`available()` probes once per process whether this machine lets us build it (Linux, with
+`unshare` allowed: as root, or in a user namespace); `limitation()` is the one line that says
+what is off where it does not.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FULL_VIEW", "GAME_VIEW", "HIDDEN_FOR_GAME", "PROCESSES", "WORKDIR", "Carried",
+           "available", "command", "limitation", "plan"]
+
+#: the host's working folder: its private copy of the agent's files
+WORKDIR = "/sandbox"
+#: the package's folders a student's host does not see (agents, registry, grading, the
+#: applications): what it may import of the package is the game and the CS188 stand-ins
+HIDDEN_FOR_GAME = ("agents", "grading", "experiments", "cli", "demos", "envs", "web", "display",
+                   "replay")
+GAME_VIEW, FULL_VIEW = "game", "full"
+#: processes and threads a host may run at once
+PROCESSES = 64
+#: the largest file a host may write, the size of its /tmp and of its working folder, in MB
+FILE_MB, TMP_MB, WORK_MB = 64, 64, 64
+#: the files a host may have open at once
+OPEN_FILES = 256
+JAIL = Path(__file__).with_name("jail.py")
+#: unused unprivileged uids, one drawn per host, where the referee is root
+_UID_BASE, _UID_SPAN = 0x6000_0000, 1 << 28
+
+
+def _package() -> Path:
+    import pacman
+
+    return Path(pacman.__file__).resolve().parent
+
+
+def _installation() -> list[str]:
+    """The folders the host's Python needs, read-only at their own paths: the prefixes (a
+    virtual environment's and its base's), the executable's folder, and site folders of the
+    import path (without the package's own parent, whose other files are not the host's)."""
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+               os.path.dirname(os.path.realpath(sys.executable))}
+    for entry in sys.path:
+        if entry and os.path.basename(entry) in ("site-packages", "dist-packages"):
+            folders.add(entry)
+    real = sorted({os.path.realpath(f) for f in folders if os.path.isdir(f)} | {
+        os.path.abspath(f) for f in folders if os.path.isdir(f)})
+    kept: list[str] = []
+    for folder in real:  # a folder inside a kept one is there already
+        if not any(folder == k or folder.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(folder)
+    return kept
+
+
+def _system() -> tuple[list[list[str]], list[str]]:
+    """The links (`/lib -> usr/lib`) and folders of the system the Python needs."""
+    links: list[list[str]] = []
+    folders = ["/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            links.append([top, os.readlink(top)])
+        elif os.path.isdir(top):
+            folders.append(top)
+    files = [f for f in ("/etc/ld.so.cache", "/etc/localtime") if os.path.isfile(f)]
+    return links, folders + files
+
+
+class Carried:
+    """The files a host gets copied into its working folder, gathered from the code its agent
+    names (`carry`), and the way back from a copy's path to its source."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, str] = {}  # name in the working folder -> source
+
+    def carry(self, target: str) -> str:
+        """`target` (the code part of `target:Name`: `file.py`, `dir/mod`, or a module's
+        name) as the host must name it, its file and the other Python files beside it
+        carried (never through a link). An installed module is left as it is: the host sees
+        the installation; so is a package outside it (not carried: it will not import)."""
+        if target.endswith(".py") or "/" in target or "\\" in target:
+            path = Path(target) if Path(target).is_file() else Path(f"{target}.py")
+            if not path.is_file():
+                return target
+            self._add(path.resolve())
+            return f"{WORKDIR}/{path.name}"
+        import importlib.machinery
+
+        top = target.partition(".")[0]
+        found = importlib.machinery.PathFinder.find_spec(top, [os.getcwd(), *sys.path])
+        origin = found.origin if found is not None else None
+        if (origin and origin.endswith(".py") and found is not None
+                and found.submodule_search_locations is None and not _installed(origin)):
+            self._add(Path(origin).resolve())
+        return target
+
+    def _add(self, path: Path) -> None:
+        for file in [path, *_siblings(path)]:
+            self.files.setdefault(file.name, str(file))
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """(source, name) of each file, for `plan`."""
+        return [(source, name) for name, source in self.files.items()]
+
+    def source(self, path: str) -> str:
+        """The source of a path the host named (its copy's), or the path as it is."""
+        head, _, name = path.rpartition("/")
+        return self.files.get(name, path) if head == WORKDIR else path
+
+
+def _siblings(path: Path) -> list[Path]:
+    """The other Python files in `path`'s folder (regular files, not links), but a classic
+    `pacman.py`, which would shadow the package in the host's working folder (student code
+    gets the CS188 stand-in for `import pacman` anyway)."""
+    try:
+        return [p for p in sorted(path.parent.iterdir()) if p.suffix == ".py"
+                and p.name not in (path.name, "pacman.py") and not p.is_symlink()
+                and p.is_file()]
+    except OSError:
+        return []
+
+
+def _installed(path: str) -> bool:
+    real = os.path.realpath(path)
+    return any(real.startswith(f.rstrip("/") + "/") for f in _installation())
+
+
+def plan(module_argv: Sequence[str], files: Sequence[tuple[str, str]],
+         view: str = FULL_VIEW, keep_fds: Sequence[int] = (),
+         hide: Sequence[str] = ()) -> dict[str, Any]:
+    """The jail's plan for a host that runs `module_argv` (its command, the Python first).
+
+    Args:
+        module_argv: the host's command line, run in the working folder.
+        files: (source path, name) of each file copied into the working folder.
+        view: `GAME_VIEW` for a student's host, `FULL_VIEW` for a user's agent.
+        keep_fds: file descriptors the host keeps (beside the standard three).
+        hide: folders that must stay out of sight even where they lie inside what the host
+            sees (a suite shipped in the package, or in the Python installation).
+
+    Returns:
+        The plan, JSON-ready.
+    """
+    links, system = _system()
+    installation = _installation()
+    package = str(_package())
+    binds = [[s, s] for s in system] + [[f, f] for f in installation]
+    inside = any(package.startswith(f.rstrip("/") + "/") for f in installation)
+    if not inside:
+        binds.append([package, package])
+    hidden = [f"{package}/{name}" for name in HIDDEN_FOR_GAME] if view == GAME_VIEW else []
+    visible = [target for _, target in binds]
+    for folder in (os.path.realpath(f) for f in hide):
+        if any(folder == v or folder.startswith(v.rstrip("/") + "/") for v in visible):
+            hidden.append(folder)
+    uid = _UID_BASE + secrets.randbelow(_UID_SPAN)
+    return {"argv": list(module_argv),
+            "binds": binds, "links": links, "hide": hidden,
+            "work": {"path": WORKDIR, "files": [list(pair) for pair in files], "mb": WORK_MB},
+            "tmp_mb": TMP_MB, "uid": uid, "gid": uid, "keep_fds": list(keep_fds),
+            "limits": {"NPROC": PROCESSES, "FSIZE": FILE_MB << 20, "NOFILE": OPEN_FILES,
+                       "CORE": 0}}
+
+
+def command(plan_: Mapping[str, Any]) -> list[str]:
+    """The command that builds the plan's world and runs its host there, with the
+    environment it is started with (and `HOME` and `TMPDIR` set to the host's own)."""
+    return [sys.executable, "-I", "-S", str(JAIL), json.dumps(plan_)]
+
+
+_PROBE = "import os; print(os.getpid(), os.getppid(), os.getcwd(), flush=True)"
+
+
+@functools.lru_cache(maxsize=1)
+def _probe() -> str:
+    """'' if a host's world can be built here, else why not (one line); probed once."""
+    if not sys.platform.startswith("linux"):
+        return f"not Linux ({sys.platform})"
+    the_plan = plan([sys.executable, "-I", "-S", "-c", _PROBE], [])
+    try:
+        done = subprocess.run(command(the_plan), capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"the sandbox could not start ({error})"
+    if done.returncode == 0 and done.stdout.split() == ["1", "0", WORKDIR]:
+        return ""
+    reason = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
+    return reason[0].removeprefix("sandbox: ")
+
+
+def available() -> bool:
+    """Whether agent hosts get their own world on this machine."""
+    return _probe() == ""
+
+
+def limitation() -> str:
+    """'' where hosts get their own world; else the one line saying what is off and why."""
+    reason = _probe()
+    if not reason:
+        return ""
+    return (f"warning: agent code runs without a sandbox here ({reason}): it shares your "
+            "files, processes and network; only its time and memory are limited")

@@ -1,0 +1,150 @@
+"""The sandbox's attack corpus (`attacks/`), graded as one class beside honest classmates.
+
+Each attack plays at random apart from its attack and knows every path a determined student
+could find out (the suite, the class, the results, the installed package). Graded, every
+attacker must earn exactly what the random player earns, every classmate keeps its grade and its
+file, the results folder holds only what the grader wrote (and a second run resumes from it),
+the package is unchanged, nothing the attacks printed reaches a terminal as a control code, and
+no process of theirs outlives the run.
+
+The class is graded as the user running the tests (root in CI) and, where this machine has one
+that can run this Python, as an unprivileged user (`nobody`, through `setpriv`): there the
+sandbox is built in a user namespace.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from attack_corpus import attacks
+from cheaters import RANDOM_PLAYER
+from classroom import CORRECT, EXPECTED, SUITE
+
+import pacman
+from pacman.hosting import sandbox
+
+FULL = {q: int(p) for q, p in EXPECTED["correct"]["points"].items()}  # type: ignore[attr-defined]
+ZERO = {q: 0 for q in FULL}
+PACKAGE = Path(pacman.__file__).resolve().parent
+NOBODY = 65534
+#: what each attack must have seen, printed into its own report
+SAW = {
+    "forges_worker_events": "wrote into 0 pipes",
+    "unmounts_the_suite": "found 0 solution files",
+    "reads_the_suite_through_proc": "found 0 solution files",
+    "imports_the_package_agents": "ModuleNotFoundError",
+    "execs_a_classmate": "found 0 classmates",
+    "overwrites_classmates": "overwrote 0 files",
+    "tampers_with_the_package": "changed 0 files",
+}
+
+pytestmark = pytest.mark.skipif(not sandbox.available(),
+                                reason=f"no sandbox on this machine: {sandbox.limitation()}")
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _hosts() -> list[str]:
+    """The command lines of running student hosts (none may outlive a run)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if "pacman.hosting.student_host" in line:
+            found.append(line)
+    return found
+
+
+def _nobody_can_run_python() -> bool:
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return False
+    real = os.path.realpath(sys.executable)
+    done = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+                           "--clear-groups", "/bin/sh", "-c",
+                           f'test -x "{real}" && exec "{sys.executable}" -c "import pacman"'],
+                          capture_output=True, timeout=60, cwd="/")
+    return done.returncode == 0
+
+
+@pytest.fixture
+def world() -> Iterator[Path]:
+    """A folder any user may enter (pytest's own is root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="pacman-attacks-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+USERS = ["as-this-user", pytest.param("as-nobody", marks=pytest.mark.skipif(
+    not _nobody_can_run_python(), reason="no unprivileged user here can run this Python"))]
+
+
+@pytest.mark.parametrize("user", USERS)
+def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
+        world: Path, user: str) -> None:
+    folder, out = world / "class", world / "grades"
+    students = {"random_player": RANDOM_PLAYER, **attacks(SUITE, folder, out, PACKAGE)}
+    for name, code in students.items():
+        (folder / name).mkdir(parents=True)
+        (folder / name / "multiAgents.py").write_text(code, encoding="utf-8")
+    for name in ("honest_one", "honest_two"):
+        (folder / name).mkdir()
+        shutil.copy(CORRECT, folder / name / "multiAgents.py")
+    prefix: list[str] = []
+    if user == "as-nobody":
+        out.mkdir()
+        out.chmod(0o777)
+        prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    package_before, class_before = _digest(PACKAGE), _digest(folder)
+    command = [*prefix, sys.executable, "-m", "pacman", "grade", str(SUITE), "--submissions",
+               str(folder), "-j", "2", "--test-timeout", "15", "-o", str(out)]
+
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    rows = {row["student"]: {q: int(row[q]) for q in FULL}
+            for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    assert set(rows) == {*students, "honest_one", "honest_two"}
+    assert rows["honest_one"] == rows["honest_two"] == FULL
+    assert rows["random_player"] == ZERO
+    for name in students:
+        assert rows[name] == ZERO, (name, rows[name])
+    for name, phrase in SAW.items():
+        report = (out / "reports" / f"{name}.txt").read_text(encoding="utf-8")
+        assert f"ATTACK {name}: {phrase}" in report, (name, report[-1500:])
+    # nothing of theirs changed anything outside their sandbox
+    assert _digest(PACKAGE) == package_before
+    assert _digest(folder) == class_before
+    assert not [p for p in world.rglob("filler.bin")]
+    assert not (out / "graded" / "forged.json").exists()
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert b"\x1b" not in path.read_bytes(), path
+            if path.suffix == ".json" and path.parent.name == "graded":
+                json.loads(path.read_text(encoding="utf-8"))  # whole, as the grader wrote it
+    assert "\x1b" not in done.stdout + done.stderr
+    assert "\\x1b[2J" in (out / "reports" / "escapes_the_terminal.txt").read_text(
+        encoding="utf-8")
+    assert _hosts() == []
+    # the kept reports are the grader's: a second run resumes from them, to the same grades
+    again = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "graded before" in again.stdout + again.stderr
+    assert {row["student"]: {q: int(row[q]) for q in FULL}
+            for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))} == rows
