@@ -463,7 +463,7 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
     it takes longer than `load_seconds` or its process dies."""
     from pacman import errors
     from pacman.hosting.isolation import Child, ChildDied, Limits
-    from pacman.hosting.sandbox import Carried
+    from pacman.hosting.sandbox import WORKDIR, Carried
     from pacman.task import AgentSpec
 
     carried = Carried()
@@ -502,6 +502,9 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
         raise errors.BatchError(f"cannot build {role} agent {spec.name}: {problem}") from None
     if child.private:  # named as the host named its copies: the user's names again
         back = _uncarried({"name": canonical.name, **canonical.settings_dict()}, carried)
-        canonical = AgentSpec.of(str(back.pop("name")), back)
+        named = str(back.pop("name"))
+        if canonical.name.startswith(f"{WORKDIR}/") and name == spec.name:
+            named = spec.name  # a module's name: its copy is the module, named as the user did
+        canonical = AgentSpec.of(named, back)
     return canonical, str(resolved.get("description", canonical.name))[:200], [
         Path(carried.source(f)) for f in files]
