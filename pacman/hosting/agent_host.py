@@ -208,7 +208,7 @@ class HostedAgent:
             error = answer.get("error") or {}
             raise RegistryError(printable(f"{name} failed while being built: "
                                           f"{error.get('type')}: {error.get('text')}"))
-        self._description = printable(str(answer["built"]))
+        self._description = printable(carried.as_given(str(answer["built"])))
         self._describe_error = answer.get("describe_error")
         if isinstance(self._describe_error, dict):
             # a game records an agent whose `describe()` fails by its class's name
@@ -442,18 +442,6 @@ def carry_agent(name: str, settings: Mapping[str, Any], carried: Any
     return name, inside
 
 
-def _uncarried(settings: Mapping[str, Any], carried: Any) -> dict[str, Any]:
-    """Settings a host answered, with the paths of its copies back to their sources."""
-    back = dict(settings)
-    for key, value in settings.items():
-        if isinstance(value, str) and ":" in value:
-            target, _, rest = value.partition(":")
-            source = carried.source(target)
-            if source != target:
-                back[key] = f"{source}:{rest}"
-    return back
-
-
 def resolve_in_host(spec: AgentSpec, role: str, index: int,
                     load_seconds: float = LOAD_SECONDS) -> tuple[AgentSpec, str, list[Path]]:
     """`pacman.experiments.grid.canonical_agent` of an agent of the user's, run in an agent
@@ -463,7 +451,7 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
     it takes longer than `load_seconds` or its process dies."""
     from pacman import errors
     from pacman.hosting.isolation import Child, ChildDied, Limits
-    from pacman.hosting.sandbox import WORKDIR, Carried
+    from pacman.hosting.sandbox import Carried
     from pacman.task import AgentSpec
 
     carried = Carried()
@@ -500,11 +488,11 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
         canonical = AgentSpec.from_json(resolved.get("agent"), f"{role} agent")
     except ValueError as problem:
         raise errors.BatchError(f"cannot build {role} agent {spec.name}: {problem}") from None
-    if child.private:  # named as the host named its copies: the user's names again
-        back = _uncarried({"name": canonical.name, **canonical.settings_dict()}, carried)
-        named = str(back.pop("name"))
-        if canonical.name.startswith(f"{WORKDIR}/") and name == spec.name:
-            named = spec.name  # a module's name: its copy is the module, named as the user did
-        canonical = AgentSpec.of(named, back)
-    return canonical, str(resolved.get("description", canonical.name))[:200], [
+    if child.private:  # the host named its copies: the names this process would give
+        target, colon, rest = canonical.name.rpartition(":")
+        canonical = AgentSpec.of(
+            f"{carried.source(target)}{colon}{rest}" if colon else canonical.name,
+            {key: carried.as_given(value) if isinstance(value, str) else value
+             for key, value in canonical.settings_dict().items()})
+    return canonical, carried.as_given(str(resolved.get("description", canonical.name)))[:200], [
         Path(carried.source(f)) for f in files]

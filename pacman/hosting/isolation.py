@@ -187,7 +187,7 @@ class Child:
             environment[_LIFELINE_ENV] = str(lifeline_read)
             environment.pop(_PARENT_ENV, None)
             here = os.getcwd()
-            path = [sandbox.WORKDIR, *(entry for entry in path if entry != here)]
+            path = [sandbox.WORKDIR, sandbox.LIBDIR, *(e for e in path if e != here)]
         else:
             environment[_PARENT_ENV] = str(os.getpid())
         environment[_PATH_ENV] = json.dumps(path)

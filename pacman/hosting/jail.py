@@ -112,6 +112,9 @@ def _copy(fd: int, target: str, owner: tuple[int, int] | None, budget: list[int]
     if not stat.S_ISREG(info.st_mode) or info.st_size > budget[0]:
         return
     budget[0] -= info.st_size
+    os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+    if owner is not None:
+        os.chown(os.path.dirname(target), *owner)
     out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         while chunk := os.read(fd, 1 << 20):

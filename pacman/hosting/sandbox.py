@@ -24,11 +24,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FULL_VIEW", "GAME_VIEW", "HIDDEN_FOR_GAME", "PROCESSES", "WORKDIR", "Carried",
-           "available", "command", "limitation", "plan"]
+__all__ = ["FULL_VIEW", "GAME_VIEW", "HIDDEN_FOR_GAME", "LIBDIR", "PROCESSES", "WORKDIR",
+           "Carried", "available", "command", "limitation", "plan"]
 
 #: the host's working folder: its private copy of the agent's files
 WORKDIR = "/sandbox"
+#: where modules found on the import path (not in the current folder) are copied, inside it
+LIB = "lib"
+LIBDIR = f"{WORKDIR}/{LIB}"
 #: the package's folders a student's host does not see (agents, registry, grading, the
 #: applications): what it may import of the package is the game and the CS188 stand-ins
 HIDDEN_FOR_GAME = ("agents", "grading", "experiments", "cli", "demos", "envs", "web", "display",
@@ -84,10 +87,17 @@ def _system() -> tuple[list[list[str]], list[str]]:
 
 class Carried:
     """The files a host gets copied into its working folder, gathered from the code its agent
-    names (`carry`), and the way back from a copy's path to its source."""
+    names (`carry`), and the way back from a copy's path to its source.
+
+    The copies mirror where Python found the code: a file named by its path, or a module in
+    the current folder, goes to the working folder (the host's current folder); a module
+    found elsewhere on the import path goes to `LIBDIR`, which is on the host's import path
+    but is not its current folder. So the host reads every name as this process does (a
+    module stays a module's name, `module.py` in the current folder becomes a path)."""
 
     def __init__(self) -> None:
         self.files: dict[str, str] = {}  # name in the working folder -> source
+        self.named: dict[str, str] = {}  # a path the host is given -> the target as given
 
     def carry(self, target: str) -> str:
         """`target` (the code part of `target:Name`: `file.py`, `dir/mod`, or a module's
@@ -98,21 +108,24 @@ class Carried:
             path = Path(target) if Path(target).is_file() else Path(f"{target}.py")
             if not path.is_file():
                 return target
-            self._add(path.resolve())
+            self._add(path.resolve(), "")
+            self.named[f"{WORKDIR}/{path.name}"] = target
             return f"{WORKDIR}/{path.name}"
         import importlib.machinery
 
+        here = os.getcwd()
         top = target.partition(".")[0]
-        found = importlib.machinery.PathFinder.find_spec(top, [os.getcwd(), *sys.path])
+        found = importlib.machinery.PathFinder.find_spec(top, [here, *sys.path])
         origin = found.origin if found is not None else None
         if (origin and origin.endswith(".py") and found is not None
                 and found.submodule_search_locations is None and not _installed(origin)):
-            self._add(Path(origin).resolve())
+            in_here = os.path.dirname(os.path.abspath(origin)) == os.path.abspath(here)
+            self._add(Path(origin).resolve(), "" if in_here else f"{LIB}/")
         return target
 
-    def _add(self, path: Path) -> None:
+    def _add(self, path: Path, folder: str) -> None:
         for file in [path, *_siblings(path)]:
-            self.files.setdefault(file.name, str(file))
+            self.files.setdefault(folder + file.name, str(file))
 
     def pairs(self) -> list[tuple[str, str]]:
         """(source, name) of each file, for `plan`."""
@@ -120,8 +133,14 @@ class Carried:
 
     def source(self, path: str) -> str:
         """The source of a path the host named (its copy's), or the path as it is."""
-        head, _, name = path.rpartition("/")
-        return self.files.get(name, path) if head == WORKDIR else path
+        return self.files.get(path.removeprefix(f"{WORKDIR}/"), path)
+
+    def as_given(self, text: str) -> str:
+        """`text` of the host's (an agent's description) with each path it was given in
+        place of a target written back as the target was written here."""
+        for inside, target in self.named.items():
+            text = text.replace(inside, target)
+        return text
 
 
 def _siblings(path: Path) -> list[Path]:
