@@ -32,6 +32,7 @@ __all__ = [
     "describe_fault",
     "find_class",
     "is_cs188_agent_class",
+    "load_agents",
     "load_student_file",
 ]
 
@@ -81,6 +82,26 @@ def load_student_file(path: str | Path) -> StudentModule:
         raise StudentCodeError(f"no such agent file: {path}")
     stat = resolved.stat()
     return _load_cached(str(resolved), stat.st_mtime_ns, stat.st_size)
+
+
+def load_agents(spec: str) -> ModuleType:
+    """The module of agents a grader grades: a `.py` file (`load_student_file`: its `import
+    util` and the like get our modules) or a module's name, imported as Python does.
+
+    Raises `StudentCodeError` with one line when it cannot be loaded; an interrupt of the
+    user's (Ctrl-C) is raised as it is.
+    """
+    if spec.endswith(".py") or "/" in spec or "\\" in spec:
+        return load_student_file(spec).module
+    try:
+        return importlib.import_module(spec)
+    except ModuleNotFoundError as error:
+        raise StudentCodeError(f"cannot import agents module {spec!r}: {error}") from None
+    except BaseException as error:  # the student's module failed while importing
+        if is_user_interrupt(error):
+            raise
+        raise StudentCodeError(f"importing agents from {spec!r} failed: "
+                               f"{describe_fault(error)}") from None
 
 
 @lru_cache(maxsize=32)

@@ -137,9 +137,12 @@ class _Host:
         from pacman.hosting.isolation import follow_cpu
 
         follow_cpu(self.cpu)
+        from pacman.cs188.loader import load_agents
+        from pacman.errors import StudentCodeError
+
         try:
-            self.module = _load_module(path)
-        except _LoadError as error:
+            self.module = load_agents(path)
+        except StudentCodeError as error:
             return {"error": str(error)}
         return {"loaded": True}
 
@@ -298,32 +301,6 @@ def _logged_ours(agent: Any, log: list[tuple[int, int, Any]]) -> Any:
             return getattr(self._state, name)
 
     return lambda state: agent.get_action(Ours(state, 0))
-
-
-class _LoadError(Exception):
-    """The submission could not be loaded (one line)."""
-
-
-def _load_module(spec: str) -> Any:
-    """The submission: a `.py` file (with the CS188 loader: its `import util` and the like get
-    the stand-ins) or a module's name."""
-    import importlib
-
-    from pacman.cs188.loader import describe_fault, load_student_file
-    from pacman.errors import StudentCodeError
-
-    if spec.endswith(".py") or "/" in spec:
-        try:
-            return load_student_file(spec).module
-        except StudentCodeError as error:
-            raise _LoadError(str(error)) from None
-    try:
-        return importlib.import_module(spec)
-    except ModuleNotFoundError as error:
-        raise _LoadError(f"cannot import agents module {spec!r}: {error}") from None
-    except BaseException as error:  # the student's module failed while importing
-        raise _LoadError(f"importing agents from {spec!r} failed: "
-                         f"{describe_fault(error)}") from None
 
 
 def main() -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from pacman.agents import pacman_agents
-from pacman.cs188.loader import describe_fault, load_student_file
+from pacman.cs188.loader import describe_fault, load_agents
 from pacman.cs188.tree import tree_action, tree_error
 from pacman.errors import GradingError, StudentCodeError
 from pacman.game_tree import TreeRun
@@ -58,20 +57,10 @@ def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
         return spec
     if spec is None:
         return pacman_agents
-    if spec.endswith(".py") or "/" in spec or "\\" in spec:
-        try:
-            return load_student_file(spec).module
-        except StudentCodeError as error:
-            raise GradingError(str(error)) from None
     try:
-        return importlib.import_module(spec)
-    except ModuleNotFoundError as error:
-        raise GradingError(f"cannot import agents module {spec!r}: {error}") from None
-    except BaseException as error:  # the student's module failed while importing
-        if is_user_interrupt(error):
-            raise
-        raise GradingError(f"importing agents from {spec!r} failed: "
-                           f"{describe_exception(error)}") from None
+        return load_agents(spec)
+    except StudentCodeError as error:
+        raise GradingError(str(error)) from None
 
 
 def describe_exception(error: BaseException) -> str:
