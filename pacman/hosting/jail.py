@@ -147,9 +147,9 @@ def _build(plan: dict[str, Any], root_user: bool) -> None:
     for fd, target, folder in binds:
         _bind_read_only(fd, stage + target, folder)
         os.close(fd)
-    for target in plan["hide"]:
+    for target in plan["hide"]:  # folders: an empty read-only tmpfs over each one there
         path = stage + target
-        if os.path.isdir(path) or os.path.lexists(path):
+        if os.path.isdir(path):
             _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
     owner = (plan["uid"], plan["gid"]) if root_user else None
     work = stage + plan["work"]["path"]

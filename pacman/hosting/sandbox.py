@@ -54,6 +54,7 @@ def _package() -> Path:
     return Path(pacman.__file__).resolve().parent
 
 
+@functools.lru_cache(maxsize=1)
 def _installation() -> list[str]:
     """The folders the host's Python needs, read-only at their own paths: the prefixes (a
     virtual environment's and its base's), the executable's folder, and site folders of the
@@ -72,6 +73,7 @@ def _installation() -> list[str]:
     return kept
 
 
+@functools.lru_cache(maxsize=1)
 def _system() -> tuple[list[list[str]], list[str]]:
     """The links (`/lib -> usr/lib`) and folders of the system the Python needs."""
     links: list[list[str]] = []

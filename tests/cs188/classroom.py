@@ -32,6 +32,18 @@ class Expectation:
     error: str = ""
 
 
+def write_class(folder: Path, students: dict[str, str]) -> set[str]:
+    """Each student's `multiAgents.py` in a folder of its own, beside two honest classmates
+    (`honest_one`, `honest_two`: the correct file); returns every student's name."""
+    for name, code in students.items():
+        (folder / name).mkdir(parents=True)
+        (folder / name / "multiAgents.py").write_text(code, encoding="utf-8")
+    for name in ("honest_one", "honest_two"):
+        (folder / name).mkdir()
+        shutil.copy(CORRECT, folder / name / "multiAgents.py")
+    return {*students, "honest_one", "honest_two"}
+
+
 def _inject(code: str, cls: str, line: str) -> str:
     """`code` with `line` run first thing in `cls.getAction`."""
     start = code.index(f"class {cls}")

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import csv
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from cheaters import GAINS_IN_PROCESS, RANDOM_PLAYER, cheaters
-from classroom import CORRECT, EXPECTED, SUITE
+from classroom import EXPECTED, SUITE, write_class
 
 from pacman.hosting.isolation import private_processes
 
@@ -40,19 +39,14 @@ def test_every_cheat_earns_what_random_play_earns_and_honest_students_keep_their
         tmp_path: Path) -> None:
     folder, out = tmp_path / "class", tmp_path / "grades"
     students = {"random_player": RANDOM_PLAYER, **cheaters(SUITE)}
-    for name, code in students.items():
-        (folder / name).mkdir(parents=True)
-        (folder / name / "multiAgents.py").write_text(code, encoding="utf-8")
-    for name in ("honest_one", "honest_two"):
-        (folder / name).mkdir()
-        shutil.copy(CORRECT, folder / name / "multiAgents.py")
+    everyone = write_class(folder, students)
 
     done = grade("--submissions", str(folder), "-j", "2", "--test-timeout", "15",
                  "-o", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {row["student"]: {q: int(row[q]) for q in FULL}
             for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
-    assert set(rows) == {*students, "honest_one", "honest_two"}
+    assert set(rows) == everyone
     assert rows["honest_one"] == rows["honest_two"] == FULL
     assert rows["random_player"] == ZERO
     for name in students:

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from attack_corpus import attacks
 from cheaters import RANDOM_PLAYER
-from classroom import CORRECT, EXPECTED, SUITE
+from classroom import EXPECTED, SUITE, write_class
 
 import pacman
 from pacman.hosting import sandbox
@@ -101,12 +101,7 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
         world: Path, user: str) -> None:
     folder, out = world / "class", world / "grades"
     students = {"random_player": RANDOM_PLAYER, **attacks(SUITE, folder, out, PACKAGE)}
-    for name, code in students.items():
-        (folder / name).mkdir(parents=True)
-        (folder / name / "multiAgents.py").write_text(code, encoding="utf-8")
-    for name in ("honest_one", "honest_two"):
-        (folder / name).mkdir()
-        shutil.copy(CORRECT, folder / name / "multiAgents.py")
+    everyone = write_class(folder, students)
     prefix: list[str] = []
     if user == "as-nobody":
         out.mkdir()
@@ -120,7 +115,7 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     rows = {row["student"]: {q: int(row[q]) for q in FULL}
             for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
-    assert set(rows) == {*students, "honest_one", "honest_two"}
+    assert set(rows) == everyone
     assert rows["honest_one"] == rows["honest_two"] == FULL
     assert rows["random_player"] == ZERO
     for name in students:
