@@ -157,6 +157,12 @@ def run(args: argparse.Namespace) -> int:
     if args.generate_solutions:
         return _generate(suite)
     limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
+    if args.submissions or not args.in_process:
+        from pacman.hosting import sandbox
+
+        warning = sandbox.limitation()  # '' where the student's code gets its sandbox
+        if warning:
+            print(f"pacman: {warning}", file=sys.stderr)
     if args.submissions:
         if args.explain:
             raise UsageError("--explain writes tree views for one submission, not with "

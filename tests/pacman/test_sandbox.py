@@ -1,0 +1,61 @@
+"""The sandbox's plan and its parts: what a host is given of the user's code, how names come
+back, escapes, and the one line where the machine cannot build a sandbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pacman.cli import main
+from pacman.hosting import sandbox
+from pacman.hosting.isolation import printable
+from pacman.hosting.sandbox import LIBDIR, WORKDIR, Carried
+
+CASE = Path(__file__).parents[1] / "cases" / "alphabeta" / "05-tie-with-alpha.test"
+
+
+def test_control_characters_are_escaped_but_newlines_and_tabs_kept() -> None:
+    assert printable("a\x1b[2J\r\tb\n\x07\x9b\x7f") == "a\\x1b[2J\\r\tb\n\\x07\\x9b\\x7f"
+
+
+def test_a_file_is_carried_with_its_python_siblings_but_not_a_classic_pacman_or_a_link(
+        tmp_path: Path) -> None:
+    for name in ("agent.py", "helper.py", "pacman.py", "notes.txt"):
+        (tmp_path / name).write_text("x = 1\n")
+    (tmp_path / "linked.py").symlink_to(tmp_path / "helper.py")
+    carried = Carried()
+    assert carried.carry(str(tmp_path / "agent.py")) == f"{WORKDIR}/agent.py"
+    assert carried.pairs() == [(str(tmp_path / "agent.py"), "agent.py"),
+                               (str(tmp_path / "helper.py"), "helper.py")]
+    assert carried.source(f"{WORKDIR}/agent.py") == str(tmp_path / "agent.py")
+    assert carried.as_given(f"Agent {WORKDIR}/agent.py:f") == f"Agent {tmp_path}/agent.py:f"
+
+
+def test_a_module_goes_where_python_found_it(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    (here / "local_eval.py").write_text("def f(s): return 0\n")
+    (there / "path_eval.py").write_text("def f(s): return 0\n")
+    monkeypatch.chdir(here)
+    monkeypatch.syspath_prepend(str(there))
+    carried = Carried()
+    assert carried.carry("local_eval") == "local_eval"
+    assert carried.carry("path_eval") == "path_eval"
+    assert carried.carry("json") == "json"  # the installation's: the host sees it there
+    assert dict(carried.files) == {"local_eval.py": str(here / "local_eval.py"),
+                                   "lib/path_eval.py": str(there / "path_eval.py")}
+    assert carried.source(f"{LIBDIR}/path_eval.py") == str(there / "path_eval.py")
+
+
+def test_where_no_sandbox_can_be_built_grade_says_so_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sandbox, "_probe", lambda: "user namespaces are off")
+    assert main(["grade", str(CASE), "--builtin"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["pacman: warning: agent code runs without a sandbox here (user namespaces "
+                   "are off): it shares your files, processes and network; only its time and "
+                   "memory are limited"]
+
