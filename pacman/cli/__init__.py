@@ -59,9 +59,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pacman` console script."""
     mark_user_interrupts()
-    from pacman.hosting.isolation import not_dumpable
-
-    not_dumpable()  # it referees games of agent code: nothing of the user's may read it
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "play")  # the classic `python pacman.py -p ... -l ...` habit
@@ -73,6 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         module, function = COMMANDS[args.command]
         run: Callable[[argparse.Namespace], int] = getattr(_module(module), function)
+        from pacman.hosting.isolation import not_dumpable
+
+        not_dumpable()  # it referees games of agent code: nothing of the user's may read it
         return run(args)
     except PacmanError as error:  # every user-facing error: one line, exit 2
         print(f"pacman: error: {error}", file=sys.stderr)

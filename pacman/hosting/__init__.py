@@ -1,6 +1,10 @@
 """Where games with hard limits are hosted: agents in child processes that a parent can stop.
 
 - `isolation`: run code in a child process, with a channel to it and limits it cannot escape;
+- `sandbox` and `jail`: the world such a child gets on Linux (its own namespaces and file tree,
+  no privileges), planned in the parent and built in the child before any agent code runs;
+- `agent_host` and `agent_worker`: a user's agent played from its host (both sides);
+- `student_host`: the host side of a graded submission (`pacman.grading.running.hosted`);
 - `watched`: a game shown in this process while its agents play in a child (`pacman play
   --timeout`), stopped cleanly at a limit;
 - `game_worker`: the child's side of a watched game.

@@ -1,8 +1,9 @@
 """Untrusted agents play from a process of their own; the game of record stays with the referee.
 
 `HostedAgent` stands in the referee's game (`run_game`) for an agent that lives in an agent host
-(`pacman.hosting.agent_worker`): a child process with its own process namespace where Linux
-gives one (`Child(private=True)`). The referee keeps the only state that counts; each hook call
+(`pacman.hosting.agent_worker`): a child process in a sandbox of its own where Linux allows
+one (`Child(private=True)`), with a copy of the code its name and settings name (`carry_agent`).
+The referee keeps the only state that counts; each hook call
 sends the host the state's fields (`GameState.compact`), the host rebuilds its own copy, runs
 the agent's code on it and answers the action's name, which the referee checks and applies to
 its own state. Whatever the agent does to its copy, to the host's modules or to the host process

@@ -13,17 +13,16 @@ thread, which agent code that holds the interpreter's lock (a loop in C at impor
 run. A process that agent code forks in the child never speaks on the channel (its first
 attempt ends it: the game stays the original process's) and dies with the child.
 
-With `Child(..., private=True)` the child also gets process namespaces of its own where Linux
-allows it (`unshare --pid --mount-proc`, as root or in a user namespace; `private_processes()`
-says whether this machine does): it is process 1 of its own world, its parent's pid reads as 0,
-`/proc` shows only its own processes, it is alone in its process group, and no signal it sends
-can reach a process outside (not `kill(getppid())`, not `killpg(0)`, not `kill(-1)`). When it
-ends, everything it started ends with it. Its watchdog then follows a pipe held by the parent
-instead of the parent's pid.
-
-This is isolation against mistakes (infinite loops, `sys.exit`, `os._exit`, segfaults, memory
-hogs, floods of output) and, with `private`, against code that signals the processes around it;
-it is not a sandbox: the child runs with the user's rights and can read and write their files.
+With `Child(..., private=True)` the child runs in a sandbox of its own where Linux allows it
+(`pacman.hosting.sandbox` plans it, `pacman.hosting.jail` builds it; `private_processes()` says
+whether this machine does): its own user, PID, mount, IPC and network namespaces, a file tree
+of its own with a copy of the agent's files, no privileges, limits on processes, file size and
+open files. It is process 1 of its own world, its parent's pid reads 0, `/proc` shows only its
+own processes, and no signal it sends reaches a process outside. When it ends, everything it
+started ends with it. Its watchdog then follows a pipe held by the parent instead of the
+parent's pid. Without the sandbox (another system, or user namespaces off) the child runs with
+the user's rights and can read and write their files: isolation against mistakes (infinite
+loops, `sys.exit`, `os._exit`, segfaults, memory hogs, floods of output), not against intent.
 """
 
 from __future__ import annotations
@@ -375,7 +374,7 @@ def child_setup() -> Channel:
     lifeline = int(os.environ.get(_LIFELINE_ENV, "-1") or -1)
     if lifeline >= 0:
         # process 1 of its own PID namespace: it leaves the process group it shares with the
-        # `unshare` process outside, so no signal it sends to its group (`kill(getppid())`,
+        # sandbox's launcher outside, so no signal it sends to its group (`kill(getppid())`,
         # whose pid reads 0, `killpg(0)`) can reach that process and end this one late, a
         # move or more after it answered: it is alone in its group, and process 1 ignores
         # the signals it sends itself
@@ -447,7 +446,7 @@ def die_with_parent(parent: int) -> bool:
 
 def _death_pact() -> Callable[[], object] | None:
     """What a child runs between its fork and its exec so that it dies with this process:
-    `die_with_parent` (inherited through the exec; with `private`, by the `unshare` process,
+    `die_with_parent` (inherited through the exec; with `private`, by the sandbox's launcher,
     which takes its own child down with it). None where it cannot hold: not Linux, or this
     thread is not the main one (the signal would come when this thread ends, and a host kept
     idle for the next game would die with the thread that started it)."""

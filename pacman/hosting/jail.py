@@ -64,14 +64,11 @@ DEVICES = ("null", "zero", "full", "random", "urandom")
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-class SetupError(Exception):
-    """A step of the setup failed: the sandbox is not built."""
-
-
 def _check(result: int, what: str) -> None:
+    """A C call's result: an OSError naming the step if it failed."""
     if result != 0:
         errno = ctypes.get_errno()
-        raise SetupError(f"{what}: {os.strerror(errno)}")
+        raise OSError(f"{what}: {os.strerror(errno)}")
 
 
 def _mount(source: str | None, target: str, kind: str | None, flags: int,
@@ -175,11 +172,11 @@ def _build(plan: dict[str, Any], root_user: bool) -> None:
     proc_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
     try:
         _mount("proc", stage + "/proc", "proc", proc_flags, "subset=pid")
-    except SetupError:  # a kernel before 5.8
+    except OSError:  # a kernel before 5.8
         _mount("proc", stage + "/proc", "proc", proc_flags)
     number = _PIVOT_ROOT.get(platform.machine())
     if number is None:
-        raise SetupError(f"pivot_root: unknown machine {platform.machine()}")
+        raise OSError(f"pivot_root: unknown machine {platform.machine()}")
     os.chdir(stage)
     _check(_libc.syscall(number, b".", b"."), "pivot_root")
     _check(_libc.umount2(b".", MNT_DETACH), "detach the old root")
@@ -239,7 +236,7 @@ def main() -> None:
             _write("/proc/self/gid_map", f"{gid} {gid} 1")
         else:
             _check(_libc.unshare(flags), "unshare")
-    except (SetupError, OSError) as error:
+    except OSError as error:
         os.write(2, f"sandbox: {error}\n".encode())
         os._exit(FAILED)
     pid = os.fork()

@@ -7,6 +7,7 @@ points per question, or the reason that must appear in its report.
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -42,6 +43,13 @@ def write_class(folder: Path, students: dict[str, str]) -> set[str]:
         (folder / name).mkdir()
         shutil.copy(CORRECT, folder / name / "multiAgents.py")
     return {*students, "honest_one", "honest_two"}
+
+
+def read_grades(out: Path) -> dict[str, dict[str, int]]:
+    """`grades.csv` of a results folder: each student's points per question."""
+    with (out / "grades.csv").open(encoding="utf-8") as table:
+        return {row["student"]: {q: int(row[q]) for q in QUESTIONS}
+                for row in csv.DictReader(table)}
 
 
 def _inject(code: str, cls: str, line: str) -> str:

@@ -13,7 +13,6 @@ than run: its students would end the test run itself.
 
 from __future__ import annotations
 
-import csv
 import re
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from cheaters import GAINS_IN_PROCESS, RANDOM_PLAYER, cheaters
-from classroom import EXPECTED, SUITE, write_class
+from classroom import EXPECTED, SUITE, read_grades, write_class
 
 from pacman.hosting.isolation import private_processes
 
@@ -44,8 +43,7 @@ def test_every_cheat_earns_what_random_play_earns_and_honest_students_keep_their
     done = grade("--submissions", str(folder), "-j", "2", "--test-timeout", "15",
                  "-o", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
-    rows = {row["student"]: {q: int(row[q]) for q in FULL}
-            for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    rows = read_grades(out)
     assert set(rows) == everyone
     assert rows["honest_one"] == rows["honest_two"] == FULL
     assert rows["random_player"] == ZERO

@@ -14,7 +14,6 @@ sandbox is built in a user namespace.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import os
@@ -28,7 +27,7 @@ from pathlib import Path
 import pytest
 from attack_corpus import attacks
 from cheaters import RANDOM_PLAYER
-from classroom import EXPECTED, SUITE, write_class
+from classroom import EXPECTED, SUITE, read_grades, write_class
 
 import pacman
 from pacman.hosting import sandbox
@@ -113,8 +112,7 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
 
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    rows = {row["student"]: {q: int(row[q]) for q in FULL}
-            for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    rows = read_grades(out)
     assert set(rows) == everyone
     assert rows["honest_one"] == rows["honest_two"] == FULL
     assert rows["random_player"] == ZERO
@@ -141,5 +139,4 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
     again = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "graded before" in again.stdout + again.stderr
-    assert {row["student"]: {q: int(row[q]) for q in FULL}
-            for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))} == rows
+    assert read_grades(out) == rows

@@ -422,8 +422,11 @@ def test_two_batches_at_once_share_the_work(tmp_path: Path) -> None:
     (tmp_path / "slow_agents.py").write_text(SLOW_AGENTS)
     plays = tmp_path / "plays.log"
     path = tmp_path / "shared.db"
+    # the agent is this test's own instrument: it plays in the referee's process, where it
+    # may write the log (a sandboxed host writes only into its own world)
     command = [sys.executable, "-m", "pacman", "batch", "-p", "slow_agents:Slow", "-l",
-               "smallClassic", "-n", "16", "-j", "1", "--max-moves", "20", "-o", str(path)]
+               "smallClassic", "-n", "16", "-j", "1", "--max-moves", "20", "-o", str(path),
+               "--isolation", "none"]
     env = {**environment(tmp_path), "PLAYS_LOG": str(plays), "MOVE_SECONDS": "0.02"}
     batches = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True) for _ in range(2)]
