@@ -128,6 +128,16 @@ def _paths(args: argparse.Namespace) -> list[str]:
     return paths
 
 
+def _warn_without_sandbox() -> None:
+    """The one line that says what is off where this machine cannot build the sandbox that
+    student code runs in (said once the command is sure to run such code)."""
+    from pacman.hosting import sandbox
+
+    warning = sandbox.limitation()
+    if warning:
+        print(f"pacman: {warning}", file=sys.stderr)
+
+
 def _agents(args: argparse.Namespace) -> str | None:
     if args.builtin:
         return None
@@ -157,12 +167,6 @@ def run(args: argparse.Namespace) -> int:
     if args.generate_solutions:
         return _generate(suite)
     limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
-    if args.submissions or not args.in_process:
-        from pacman.hosting import sandbox
-
-        warning = sandbox.limitation()  # '' where the student's code gets its sandbox
-        if warning:
-            print(f"pacman: {warning}", file=sys.stderr)
     if args.submissions:
         if args.explain:
             raise UsageError("--explain writes tree views for one submission, not with "
@@ -212,6 +216,8 @@ def _grade_one(args: argparse.Namespace, suite: Suite, limits: HardLimits | None
     agents = _agents(args)
     shown: set[str] = set()
     views = _TreeViews(args.explain, suite, agents) if args.explain else None
+    if agents is not None and limits is not None:
+        _warn_without_sandbox()
 
     def view(result: TestResult) -> str:
         return views.page(result) if views is not None else ""
@@ -320,6 +326,7 @@ def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> 
 
     check_tests(suite)  # a broken test would be an ERROR in every student's report
     submissions = find_submissions(args.submissions, args.agents_file)
+    _warn_without_sandbox()
     print(f"grading {len(submissions)} submissions in {args.submissions} with {args.jobs} "
           f"at a time", flush=True)
 

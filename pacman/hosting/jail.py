@@ -138,6 +138,10 @@ def _build(plan: dict[str, Any], root_user: bool) -> None:
     devices = [(os.open(f"/dev/{name}", os.O_PATH | os.O_CLOEXEC), name) for name in DEVICES]
     _mount("tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0755")
     stage = STAGE
+    # the private /tmp first: a bind below /tmp (a virtual environment there) goes on top of it
+    os.makedirs(stage + "/tmp", exist_ok=True)
+    _mount("tmpfs", stage + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
+           f"size={plan['tmp_mb']}m,mode=1777")
     for link, text in plan["links"]:
         os.makedirs(os.path.dirname(stage + link), exist_ok=True)
         os.symlink(text, stage + link)
@@ -159,9 +163,6 @@ def _build(plan: dict[str, Any], root_user: bool) -> None:
         os.close(fd)
     if owner is not None:
         os.chown(work, *owner)
-    os.makedirs(stage + "/tmp", exist_ok=True)
-    _mount("tmpfs", stage + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={plan['tmp_mb']}m,mode=1777")
     os.makedirs(stage + "/dev", exist_ok=True)
     _mount("tmpfs", stage + "/dev", "tmpfs", MS_NOSUID, "size=4k,mode=0755")
     for fd, name in devices:

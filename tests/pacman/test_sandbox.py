@@ -3,6 +3,9 @@ back, escapes, and the one line where the machine cannot build a sandbox."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from pacman.hosting.isolation import printable
 from pacman.hosting.sandbox import LIBDIR, WORKDIR, Carried
 
 CASE = Path(__file__).parents[1] / "cases" / "alphabeta" / "05-tie-with-alpha.test"
+CORRECT = Path(__file__).parents[1] / "cs188" / "submissions" / "correct" / "multiAgents.py"
 
 
 def test_control_characters_are_escaped_but_newlines_and_tabs_kept() -> None:
@@ -53,9 +57,24 @@ def test_a_module_goes_where_python_found_it(tmp_path: Path,
 def test_where_no_sandbox_can_be_built_grade_says_so_in_one_line(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sandbox, "_probe", lambda: "user namespaces are off")
-    assert main(["grade", str(CASE), "--builtin"]) == 0
+    assert main(["grade", str(CASE), "--agents", str(CORRECT)]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err == ["pacman: warning: agent code runs without a sandbox here (user namespaces "
                    "are off): it shares your files, processes and network; only its time and "
                    "memory are limited"]
 
+
+
+@pytest.mark.skipif(not sandbox.available(), reason="no sandbox on this machine")
+def test_a_folder_seen_below_tmp_is_there_above_the_private_tmp() -> None:
+    """A virtual environment under /tmp (a CI clone's) must stay visible: the host's own /tmp
+    is mounted first and the binds go on top of it."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        Path(folder).chmod(0o755)  # the host's uid is not this process's
+        (Path(folder) / "seen.txt").write_text("here")
+        reader = f"print(open({str(Path(folder) / 'seen.txt')!r}).read())"
+        plan = sandbox.plan([sys.executable, "-I", "-S", "-c", reader], [])
+        plan["binds"].append([folder, folder])
+        done = subprocess.run(sandbox.command(plan), capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "here\n", "")
