@@ -3,6 +3,7 @@ back, escapes, and the one line where the machine cannot build a sandbox."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -78,3 +79,10 @@ def test_a_folder_seen_below_tmp_is_there_above_the_private_tmp() -> None:
         done = subprocess.run(sandbox.command(plan), capture_output=True, text=True,
                               timeout=60, stdin=subprocess.DEVNULL)
     assert (done.returncode, done.stdout, done.stderr) == (0, "here\n", "")
+
+
+@pytest.mark.skipif(not (os.environ.get("CI") and sys.platform.startswith("linux")),
+                    reason="CI's machines are Linux as root: there the sandbox must be built")
+def test_ci_builds_the_sandbox_so_that_its_attack_tests_run() -> None:
+    """The attack corpus skips where there is no sandbox; CI must not be such a place."""
+    assert sandbox.limitation() == ""
