@@ -199,12 +199,15 @@ class Child:
             argv = sandbox.command(sandbox.plan(argv, files, view, keep_fds=(lifeline_read,),
                                                 hide=hide))
             cwd = None
-        try:
-            self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
-                start_new_session=True, pass_fds=(lifeline_read,) if self.private else (),
-                preexec_fn=_death_pact())
+        from pacman.interrupts import held_interrupts
+
+        try:  # a Ctrl-C in the fork's own handlers would be lost: it comes after the start
+            with held_interrupts():
+                self.process = subprocess.Popen(
+                    argv, stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
+                    start_new_session=True, pass_fds=(lifeline_read,) if self.private else (),
+                    preexec_fn=_death_pact())
         finally:
             os.close(output_write)
             if self.private:

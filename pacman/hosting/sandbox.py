@@ -213,10 +213,13 @@ def _probe() -> str:
     """'' if a host's world can be built here, else why not (one line); probed once."""
     if not sys.platform.startswith("linux"):
         return f"not Linux ({sys.platform})"
+    from pacman.interrupts import held_interrupts
+
     the_plan = plan([sys.executable, "-I", "-S", "-c", _PROBE], [])
-    try:
-        done = subprocess.run(command(the_plan), capture_output=True, text=True, timeout=30,
-                              stdin=subprocess.DEVNULL)
+    try:  # a Ctrl-C in the fork's own handlers would be lost: it comes after the probe
+        with held_interrupts():
+            done = subprocess.run(command(the_plan), capture_output=True, text=True,
+                                  timeout=30, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as error:
         return f"the sandbox could not start ({error})"
     if done.returncode == 0 and done.stdout.split() == ["1", "0", WORKDIR]:
