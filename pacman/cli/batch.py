@@ -385,6 +385,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{result.superseded} of the games to play were stored by another version of the "
               "code (the agents' or pacman's source changed since): played again by this "
               "version; the old games stay (pacman table --code all shows every version)")
+    if result.forged:
+        print(f"warning: {result.forged} rows appeared in the store for games only this batch "
+              "could play (something wrote them: tampering); each was replaced by the game "
+              "played", file=sys.stderr)
     if result.outcomes:
         print("outcomes: " + ", ".join(f"{name} {count}" for name, count in
                                        sorted(result.outcomes.items())))

@@ -95,6 +95,10 @@ def add_parser(commands: Commands) -> None:
     grade.add_argument("--in-process", action="store_true",
                        help="run the graded code in this process: no hard limits, for a "
                             "debugger")
+    grade.add_argument("--agent-random", choices=("own", "shared"), default="own",
+                       help="where an agent test's agent draws its random numbers: a stream "
+                            "of its own, which no submission can use to steer the ghosts "
+                            "(default), or the ghosts' stream, as the classic grader")
     grade.add_argument("--strict", action="store_true",
                        help="exit with 1 when any point is lost")
     grade.add_argument("-v", "--verbose", action="store_true",
@@ -240,7 +244,8 @@ def _grade_one(args: argparse.Namespace, suite: Suite, limits: HardLimits | None
                 print(fmt.format_test(test, args.verbose, view(test)))
         print(fmt.format_question_end(result), flush=True)
 
-    report = grade_submission(suite, agents, limits, on_test=on_test, on_question=on_question)
+    report = grade_submission(suite, agents, limits, on_test=on_test, on_question=on_question,
+                              agent_random=args.agent_random)
     if report.output:
         print("--- what the graded code printed " + "-" * 30)
         print(report.output.rstrip("\n"))
@@ -340,7 +345,7 @@ def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> 
               f"before, kept in {args.out}/graded)", flush=True)
 
     reports = grade_class(suite, submissions, limits, args.jobs, on_report, keep=args.out,
-                          on_kept=on_kept)
+                          on_kept=on_kept, agent_random=args.agent_random)
     questions = [q.name for q in suite.questions]
     print()
     print(format_class_table(reports, questions))

@@ -230,6 +230,8 @@ class BatchResult:
     interrupted: bool = False
     others: int = 0  # games of this batch that another batch on the same file stored meanwhile
     superseded: int = 0  # planned games stored by another code version (kept; played again)
+    forged: int = 0  # rows that appeared for games this run held the claim on: replaced by
+    # the games it played (nothing but tampering writes such a row)
 
     @property
     def missing(self) -> int:
@@ -361,6 +363,7 @@ class _Runner:
         self.outcomes: dict[str, int] = {}
         self.stored = self.retried = self.killed = 0
         self.others = 0  # games of this batch another batch stored meanwhile
+        self.forged = 0  # rows found for games this batch held the claim on (replaced)
         self.superseded = 0  # of the games to play, those stored by another code version
         self.started = self.clock = time.perf_counter()
         self.executor: Executor | None = None
@@ -462,7 +465,7 @@ class _Runner:
         return BatchResult(self.store.path, self.planned, self.already, self.stored,
                            dict(self.outcomes), self.retried, self.killed,
                            time.perf_counter() - self.started, interrupted, self.others,
-                           self.superseded)
+                           self.superseded, self.forged)
 
     def _report(self) -> None:
         if self.on_progress is not None:
@@ -598,8 +601,11 @@ class _Runner:
                           pacman_moves=0, actions=(), fault=fault)
 
     def _store(self, task: GameTask, record: GameRecord, complete: bool) -> None:
-        if self.store.add(task, record, complete=complete):
-            self.stored += 1
-            self.outcomes[record.outcome.value] = self.outcomes.get(record.outcome.value, 0) + 1
-        else:  # another batch took the game over (this one looked dead) and stored it first
+        stored = self.store.add_claimed(task, record, self.owner, complete=complete)
+        if stored == "theirs":  # another batch took the game over (this one looked dead)
             self.others += 1
+            return
+        self.stored += 1
+        self.outcomes[record.outcome.value] = self.outcomes.get(record.outcome.value, 0) + 1
+        if stored == "forged":  # a row for a game only this batch could play: replaced
+            self.forged += 1

@@ -540,27 +540,65 @@ class ResultStore:
         `complete=False` marks a game the batch had to give up on (killed by the game time
         limit, or lost with its worker): its score and moves were never measured.
         """
-        config = task.config
-        key = config.key()
-        reported = [n for n in record.pacman_nodes if n is not None]
         with self._transaction("store a game"):
-            cursor = self._db.execute(
-                "INSERT OR IGNORE INTO games (config_key, base_seed, game_index, seed, pacman, "
-                "pacman_settings, ghost, ghost_settings, num_ghosts, layout, max_moves, "
-                "move_timeout, outcome, complete, score, pacman_moves, move_seconds, nodes, "
-                "nodes_moves, fault, version, finished_at, record, code) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, task.base_seed, task.index, task.seed, config.pacman.name,
-                 _json(config.pacman.settings_dict()), config.ghost.name,
-                 _json(config.ghost.settings_dict()), config.num_ghosts, config.layout,
-                 config.max_moves, config.move_time_limit, record.outcome.value, int(complete),
-                 record.score if complete else None, record.pacman_moves if complete else None,
-                 float(sum(record.pacman_move_times)), sum(reported) if reported else None,
-                 len(reported), record.fault, version or __version__, time.time(),
-                 _json(record.to_dict()), task.code))
-            added = cursor.rowcount == 1
-            drop_claim(self._db, key, task.base_seed, task.index)
+            added = self._insert(task, record, complete, version)
+            drop_claim(self._db, task.config.key(), task.base_seed, task.index)
         return added
+
+    def add_claimed(self, task: GameTask, record: GameRecord, owner: str, *,
+                    complete: bool = True) -> str:
+        """Store a game that the batch `owner` claimed and played, and free its claim.
+
+        A row already there for the game is another batch's when that batch took the claim
+        over (this one looked dead): it stays. While the claim is still `owner`'s, no batch
+        can have played the game, so such a row was written by something else (forged): it
+        is replaced by the game played.
+
+        Args:
+            task: the game.
+            record: how it went.
+            owner: the claim's owner (`pacman.experiments.claims.new_claim_owner`).
+            complete: False for a game the batch gave up on (see `add`).
+
+        Returns:
+            "stored"; "theirs" (another batch's row kept); or "forged" (a forged row replaced).
+        """
+        ident = (task.config.key(), task.base_seed, task.index)
+        with self._transaction("store a game"):
+            claim = self._db.execute("SELECT owner FROM claims WHERE config_key = ? AND "
+                                     "base_seed = ? AND game_index = ?", ident).fetchone()
+            outcome = "stored"
+            if not self._insert(task, record, complete, None):
+                if claim is None or claim[0] != owner:
+                    outcome = "theirs"
+                else:
+                    self._db.execute("DELETE FROM games WHERE config_key = ? AND base_seed = ? "
+                                     "AND game_index = ? AND code = ?", (*ident, task.code))
+                    self._insert(task, record, complete, None)
+                    outcome = "forged"
+            drop_claim(self._db, *ident)
+        return outcome
+
+    def _insert(self, task: GameTask, record: GameRecord, complete: bool,
+                version: str | None) -> bool:
+        """Inside a write transaction: the game's row, unless one is there (False)."""
+        config = task.config
+        reported = [n for n in record.pacman_nodes if n is not None]
+        cursor = self._db.execute(
+            "INSERT OR IGNORE INTO games (config_key, base_seed, game_index, seed, pacman, "
+            "pacman_settings, ghost, ghost_settings, num_ghosts, layout, max_moves, "
+            "move_timeout, outcome, complete, score, pacman_moves, move_seconds, nodes, "
+            "nodes_moves, fault, version, finished_at, record, code) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (config.key(), task.base_seed, task.index, task.seed, config.pacman.name,
+             _json(config.pacman.settings_dict()), config.ghost.name,
+             _json(config.ghost.settings_dict()), config.num_ghosts, config.layout,
+             config.max_moves, config.move_time_limit, record.outcome.value, int(complete),
+             record.score if complete else None, record.pacman_moves if complete else None,
+             float(sum(record.pacman_move_times)), sum(reported) if reported else None,
+             len(reported), record.fault, version or __version__, time.time(),
+             _json(record.to_dict()), task.code))
+        return cursor.rowcount == 1
 
     def games(self) -> list[StoredGame]:
         """Every stored game, in the order they were stored; StoreError for a damaged row."""

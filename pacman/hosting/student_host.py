@@ -19,10 +19,11 @@ did:
 - `eval_agent`, then `call`: an agent test's agent, answering actions.
 
 Random numbers: the module-level functions of `random` (what student code and the classic
-`util` call) draw from the referee's own generator (`_Words`: its 32-bit words, sent ahead with
-each request), so the draws interleave with the ghosts' exactly as they do in one process;
-`random.seed` here changes nothing the game uses. Whatever the code raises is answered as its
-one-line description.
+`util` call) draw from the referee's own generator (`_Words`: its 32-bit words, asked for one
+draw at a time), so the draws interleave with the ghosts' exactly as they do in one process;
+an agent test's agent draws from a stream of its own instead when the referee sends a seed for
+one (`own_random`). `random.seed` here changes nothing the game uses. Whatever the code raises
+is answered as its one-line description.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pacman.cs188.randomness import MODULE_FUNCTIONS, agent_stream
 from pacman.hosting.isolation import Channel, child_setup
 
 __all__ = ["main"]
@@ -38,46 +40,39 @@ __all__ = ["main"]
 #: what the host answers per successor call, at most (a run past it reports no calls: the
 #: referee then records the run as failed, which a report could never make better)
 MAX_LOGGED_CALLS = 2_000_000
-#: the module-level functions of `random` (bound methods of its hidden generator)
-_RANDOM_FUNCTIONS = tuple(name for name in random.__all__ if isinstance(
-    getattr(getattr(random, name, None), "__self__", None), random.Random))
 
 
 class _Words(random.Random):
     """The referee's generator, word for word: every draw is made of the 32-bit words of the
-    referee's Mersenne Twister, which the referee sends ahead with each request (as many as the
-    code used the time before) and on demand. `random()` and `getrandbits(k)` combine the words
-    exactly as CPython's generator does, and every other method of `random.Random` is built on
-    those two, so the code here draws exactly the numbers it would draw in the referee's
-    process; the referee then moves its generator on by the words used. Seeding it or setting
-    its state changes nothing: there is no state here to change."""
+    referee's Mersenne Twister, asked for when the code draws, exactly as many as the draw
+    needs (this process never holds a word it has not used). `random()` and `getrandbits(k)`
+    combine the words exactly as CPython's generator does, and every other method of
+    `random.Random` is built on those two, so the code here draws exactly the numbers it would
+    draw in the referee's process. While `own` is set (an agent test with a stream of its own,
+    `pacman.cs188.randomness`), the words come from it instead and the referee's generator is
+    not touched. Seeding this generator or setting its state changes nothing: there is no state
+    here to change."""
 
     def __init__(self, channel: Channel) -> None:
         super().__init__(0)
         self._channel = channel
-        self.words: list[int] = []
-        self.used = 0
+        self.own: random.Random | None = None
 
-    def start(self, words: Any) -> None:
-        """A new request: the words sent ahead with it."""
-        self.words = [int(w) for w in words] if isinstance(words, list) else []
-        self.used = 0
-
-    def _word(self) -> int:
-        if self.used >= len(self.words):  # more than were sent ahead: ask for more
-            self._channel.send({"draw": {"kind": "words", "n": max(4, len(self.words))}})
-            answer = self._channel.receive()
-            if answer is None or not isinstance(answer.get("value"), list):
-                raise SystemExit(70)  # the referee is gone
-            self.words.extend(int(w) for w in answer["value"])
-        word = self.words[self.used]
-        self.used += 1
-        return word
+    def _words(self, count: int) -> list[int]:
+        own = self.own
+        if own is not None:
+            return [own.getrandbits(32) for _ in range(count)]
+        self._channel.send({"draw": {"kind": "words", "n": count}})
+        answer = self._channel.receive()
+        words = None if answer is None else answer.get("value")
+        if not (isinstance(words, list) and len(words) == count):
+            raise SystemExit(70)  # the referee is gone
+        return [int(w) for w in words]
 
     def random(self) -> float:
         """The next float in [0, 1), from two words (CPython's `genrand_res53`)."""
-        high, low = self._word() >> 5, self._word() >> 6
-        return (high * 67108864.0 + low) * (1.0 / 9007199254740992.0)
+        high, low = self._words(2)
+        return ((high >> 5) * 67108864.0 + (low >> 6)) * (1.0 / 9007199254740992.0)
 
     def getrandbits(self, k: int, /) -> int:
         """`k` random bits: the top `k` bits of one word, or words least significant first."""
@@ -85,11 +80,10 @@ class _Words(random.Random):
             raise TypeError("getrandbits() requires an integer")
         if k < 0:
             raise ValueError("number of bits must be non-negative")
-        if k <= 32:
-            return self._word() >> (32 - k) if k else 0
+        if k == 0:
+            return 0
         result, shift = 0, 0
-        while k > 0:
-            word = self._word()
+        for word in self._words((k + 31) // 32):
             if k < 32:
                 word >>= 32 - k
             result |= word << shift
@@ -111,8 +105,10 @@ def _fault(error: BaseException) -> dict[str, Any]:
 class _Host:
     """The submission and the agent it currently plays."""
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, words: _Words) -> None:
         self.channel = channel
+        self.words = words
+        self.stream: random.Random | None = None  # the agent test's own, if it has one
         self.module: Any = None
         self.agent: Any = None
         self.move: Any = None
@@ -124,6 +120,9 @@ class _Host:
         if "cpu" in request:
             self.cpu = request.pop("cpu")
         kind = next(iter(request), "")
+        # an agent test's agent draws from its own stream, if it has one; all else from the
+        # referee's generator
+        self.words.own = self.stream if kind == "call" else None
         handler = getattr(self, f"_{kind}", None)
         if handler is None:
             return {"fault": f"unknown request {kind!r}", "type": "ValueError"}
@@ -223,6 +222,8 @@ class _Host:
             self.agent = build_student_agent(cls, arguments, 0)
         else:  # a class of this project's own API: its settings as keywords
             self.agent = cls(**{key: typed(value) for key, value in arguments.items()})
+        seed = request.get("own_random")
+        self.stream = None if seed is None else agent_stream(int(seed))
         return {"built": True, "register": callable(
             getattr(self.agent, "register_initial_state", None))}
 
@@ -306,19 +307,15 @@ def _logged_ours(agent: Any, log: list[tuple[int, int, Any]]) -> Any:
 def main() -> None:
     """Serve the referee until it closes the channel."""
     channel = child_setup()
-    shared = _Words(channel)
-    for name in _RANDOM_FUNCTIONS:  # before the submission is imported: `from random import`
-        if hasattr(shared, name):
-            setattr(random, name, getattr(shared, name))
-    host = _Host(channel)
+    words = _Words(channel)
+    for name in MODULE_FUNCTIONS:  # before the submission is imported: `from random import`
+        setattr(random, name, getattr(words, name))
+    host = _Host(channel, words)
     while True:
         request = channel.receive()
         if request is None:
             return
-        shared.start(request.pop("words", None))
-        answer = host.serve(request)
-        answer["used"] = shared.used
-        channel.send(answer)
+        channel.send(host.serve(request))
 
 
 if __name__ == "__main__":

@@ -140,3 +140,21 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
     assert again.returncode == 0, again.stderr[-3000:]
     assert "graded before" in again.stdout + again.stderr
     assert read_grades(out) == rows
+
+
+@pytest.mark.parametrize("agent_random, wins", [("shared", "won 10 of 10"), ("own", "won 0 of 10")])
+def test_steering_the_ghosts_wins_only_on_the_shared_stream(
+        tmp_path: Path, agent_random: str, wins: str) -> None:
+    """The steering attack is real: on the classic shared stream it wins every q1 game with
+    random play (2 points, as it would from the classic grader); with a stream of its own (the
+    default) it wins what random play wins."""
+    folder = tmp_path / "steerer"
+    files = attacks(SUITE, tmp_path, tmp_path, PACKAGE)
+    write_class(folder, {"steers_the_ghosts": files["steers_the_ghosts"]})
+    done = subprocess.run(
+        [sys.executable, "-m", "pacman", "grade", str(SUITE), "-q", "q1", "--agents",
+         str(folder / "steers_the_ghosts" / "multiAgents.py"), "--agent-random", agent_random],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"ReflexAgent on openClassic: {wins} games" in done.stdout, done.stdout[-2000:]
+    assert ("Total: 2/4" if agent_random == "shared" else "Total: 0/4") in done.stdout

@@ -160,3 +160,23 @@ def test_opening_a_missing_or_foreign_file_is_a_store_error(tmp_path: Path) -> N
         db.execute("CREATE TABLE things (x)")
     with pytest.raises(StoreError, match="an SQLite database of another program"):
         open_results(other)
+
+
+def test_a_row_for_a_game_the_batch_holds_the_claim_on_is_forged_and_replaced(
+        tmp_path: Path) -> None:
+    played, forged = a_record(1, Outcome.LOSS, -400), a_record(1, Outcome.WIN, 1500)
+    mine, taken, free = (GameTask.of(CONFIG, 0, i) for i in range(3))
+    with ResultStore(tmp_path / "r.db") as store:
+        assert store.claim([mine, taken, free], "me").claimed == (mine, taken, free)
+        for task in (mine, taken):  # whole rows, written behind the batch's back
+            assert store._insert(task, forged, True, None)
+        # another batch took `taken` over (this one looked dead) and stored it: it stays
+        store._db.execute("UPDATE claims SET owner = 'other' WHERE game_index = 1")
+        assert store.add_claimed(mine, played, "me") == "forged"
+        assert store.add_claimed(taken, played, "me") == "theirs"
+        assert store.add_claimed(free, played, "me") == "stored"
+        games = {game.index: game for game in store.games()}
+        assert (games[0].outcome, games[0].score) == (Outcome.LOSS, -400)
+        assert (games[1].outcome, games[1].score) == (Outcome.WIN, 1500)
+        assert (games[2].outcome, games[2].score) == (Outcome.LOSS, -400)
+        assert store._db.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)

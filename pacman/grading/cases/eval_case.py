@@ -160,7 +160,7 @@ def _ghost_agents(spec: EvalTest) -> list[object]:
 
 
 def _games(spec: EvalTest, contestant: Graded) -> list[ClassicGame]:
-    agent = contestant.eval_agent(spec.agent, spec.arguments)
+    agent = contestant.eval_agent(spec.agent, spec.arguments, spec.seed)
     ghosts = _ghost_agents(spec)
     random.seed(spec.seed)
     return [play_classic_game(spec.layout, [agent, *ghosts], spec.max_time, describe)

@@ -94,14 +94,15 @@ def grade_class(suite: Suite, submissions: Sequence[Submission],
                 on_report: Callable[[SubmissionReport], None] | None = None,
                 keep: str | Path | None = None,
                 on_kept: Callable[[SubmissionReport], None] | None = None,
-                ) -> list[SubmissionReport]:
+                agent_random: str = "own") -> list[SubmissionReport]:
     """Grade every submission, `jobs` at a time, each in its own worker processes under
     `limits`; reports come back in the submissions' order (`on_report` gets each as it ends).
 
     With `keep` (a results folder), each report is kept there as it finishes, and a student
-    already kept under the same key is not graded again (`on_kept` gets their report)."""
+    already kept under the same key is not graded again (`on_kept` gets their report).
+    `agent_random`: where an agent test's agent draws ("own" or "shared"; part of the key)."""
     reports: dict[str, SubmissionReport] = {}
-    suite_key = _suite_key(suite)
+    suite_key = _suite_key(suite) + f"\nagent_random={agent_random}"
     todo = []
     for submission in submissions:
         kept = None if keep is None else _kept(keep, submission, suite_key, limits)
@@ -116,7 +117,8 @@ def grade_class(suite: Suite, submissions: Sequence[Submission],
         if submission.path is None:
             return SubmissionReport(submission.name, (), submission.problem,
                                     classic=suite.classic)
-        return grade_isolated(suite, submission.path, limits, submission.name)
+        return grade_isolated(suite, submission.path, limits, submission.name,
+                              agent_random=agent_random)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(grade_one, s): s for s in todo}

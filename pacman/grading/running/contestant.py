@@ -17,6 +17,7 @@ from pacman.agents import pacman_agents
 from pacman.agents.registry import AgentEntry, build_agent, find_agent
 from pacman.cs188.agent import StudentAgent, build_student_agent
 from pacman.cs188.loader import is_cs188_agent_class
+from pacman.cs188.randomness import agent_stream, drawing_from
 from pacman.errors import GradingError, RegistryError
 from pacman.grading.running.tree_run import load_agents_module
 from pacman.settings import typed
@@ -44,8 +45,9 @@ class Graded(Protocol):
         """An agent along a game test: `register_initial_state`, and `move(state)` returning
         the action and the explored count."""
 
-    def eval_agent(self, name: str, arguments: Mapping[str, str]) -> Any:
-        """An agent test's agent (`get_action`, optionally `register_initial_state`)."""
+    def eval_agent(self, name: str, arguments: Mapping[str, str], seed: int) -> Any:
+        """An agent test's agent (`get_action`, optionally `register_initial_state`), for a
+        test seeded with `seed`."""
 
     def close(self) -> str:
         """Done: end what runs the code; returns what it printed."""
@@ -54,8 +56,12 @@ class Graded(Protocol):
 class Contestant:
     """The code under test. `source` is a `.py` file, a module name, or None for our agents."""
 
-    def __init__(self, source: str | Path | ModuleType | None = None) -> None:
+    def __init__(self, source: str | Path | ModuleType | None = None,
+                 agent_random: str = "own") -> None:
         self.source = source
+        #: "own": an agent test's agent draws from a stream of its own; "shared": from the
+        #: ghosts' (`pacman.cs188.randomness`)
+        self.agent_random = agent_random
         self.module: ModuleType | None = None
         if isinstance(source, ModuleType):
             self.module = source
@@ -111,12 +117,37 @@ class Contestant:
             return CountingAgent(student, classic=True)
         return CountingAgent(cls(depth=depth), classic=False)
 
-    def eval_agent(self, name: str, arguments: Mapping[str, str]) -> Any:
-        """An agent of class `name` built from a test's `agentArgs` (strings), as Pacman."""
+    def eval_agent(self, name: str, arguments: Mapping[str, str], seed: int) -> Any:
+        """An agent of class `name` built from a test's `agentArgs` (strings), as Pacman, for
+        a test seeded with `seed`: drawing from a stream of its own (`agent_random`), or from
+        the ghosts'. (In this process, a module that took `random`'s functions at import,
+        `from random import choice`, keeps drawing from the ghosts' stream.)"""
         cls = self.agent_class(name)
         if is_cs188_agent_class(cls):
-            return build_student_agent(cls, arguments, 0)
-        return build_agent(cls, {key: typed(value) for key, value in arguments.items()}, 0)
+            agent = build_student_agent(cls, arguments, 0)
+        else:
+            agent = build_agent(cls, {key: typed(value) for key, value in arguments.items()}, 0)
+        return _OwnStream(agent, seed) if self.agent_random == "own" else agent
+
+
+class _OwnStream:
+    """An agent test's agent whose calls draw from a stream of their own."""
+
+    def __init__(self, agent: Any, seed: int) -> None:
+        self.agent = agent
+        self.stream = agent_stream(seed)
+
+    def register_initial_state(self, state: GameState) -> None:
+        """The agent's own, if it has one."""
+        register = getattr(self.agent, "register_initial_state", None)
+        if callable(register):
+            with drawing_from(self.stream):
+                register(state)
+
+    def get_action(self, state: GameState) -> Any:
+        """The agent's action."""
+        with drawing_from(self.stream):
+            return self.agent.get_action(state)
 
 
 class CountingAgent:

@@ -46,8 +46,8 @@ HOST = "pacman.hosting.student_host"
 HOST_VIEW = GAME_VIEW
 #: how long importing the submission may take before it is given up
 LOAD_SECONDS = 120.0
-#: words of the generator sent ahead with a request, at most; and sent on demand, at most
-MAX_AHEAD, MAX_WORDS = 16, 1024
+#: words of the generator the host may ask for in one draw (`getrandbits` of 32,768 bits)
+MAX_WORDS = 1024
 FORGED = ("the agent's process reported a successor the referee cannot derive: "
           "{what} (a forged report fails the test)")
 
@@ -83,10 +83,9 @@ class _Host:
         if self.child.private:
             submission = inside
         self.busy = False
-        self.ahead = 0  # the generator's words sent ahead with a request: as many as last used
         self._loading = True
         with contextlib.suppress(ChildDied):  # loaded() says how it ended
-            self.child.send({"load": submission, "cpu": cpu, "words": []})
+            self.child.send({"load": submission, "cpu": cpu})
 
     def loaded(self) -> None:
         """Wait until the submission is loaded; GradingError (one line) if it cannot be."""
@@ -95,7 +94,7 @@ class _Host:
         self._loading = False
         self.busy = True
         try:
-            answer = self._answer([], None, LOAD_SECONDS)
+            answer = self._answer(LOAD_SECONDS)
         except StudentFault as fault:
             self.close()
             raise GradingError(f"loading the submission ended its process "
@@ -114,18 +113,18 @@ class _Host:
         if self.busy:
             raise StudentFault("HostDied: the agent's process was stopped earlier")
         self.busy = True
-        ahead = self.ahead
-        start = random.getstate() if ahead else None
-        words = [random.getrandbits(32) for _ in range(ahead)]
         try:
-            self.child.send({**request, "words": words})
+            self.child.send(dict(request))
         except ChildDied as died:
             raise StudentFault(f"HostDied: the agent's process died ({died.reason})",
                                died.reason) from None
-        return self._answer(words, start, timeout)
+        return self._answer(timeout)
 
-    def _answer(self, words: list[int], start: Any, timeout: float | None) -> dict[str, Any]:
-        """The host's answer to the request just sent (see `ask`)."""
+    def _answer(self, timeout: float | None) -> dict[str, Any]:
+        """The host's answer to the request just sent (see `ask`). Each draw it asks for on
+        the way is served from the global generator, exactly the words asked for: the host
+        holds no word it has not drawn, and every word it was given counts as drawn (there is
+        no count of the host's to believe)."""
         child = self.child
         try:
             while True:
@@ -136,11 +135,7 @@ class _Host:
                 draw = message.get("draw")
                 if draw is None:
                     break
-                if start is None:  # nothing was drawn ahead: the call starts here
-                    start = random.getstate()
-                more = _more_words(draw)
-                words.extend(more)
-                child.send({"value": more})
+                child.send({"value": _words(draw)})
         except ChildDied as died:
             raise StudentFault(f"HostDied: the agent's process died ({died.reason})",
                                died.reason) from None
@@ -148,15 +143,6 @@ class _Host:
             child.kill()
             raise
         self.busy = False
-        used = message.get("used")
-        used = used if type(used) is int and 0 <= used <= len(words) else len(words)
-        if used < len(words) and start is not None:  # the words not used go back
-            random.setstate(start)
-            if used:
-                random.getrandbits(32 * used)
-        # next time, room for a little more than this time (a draw past them costs a round
-        # trip; a word drawn ahead and not used only goes back)
-        self.ahead = min(MAX_AHEAD, 2 * used + 2) if used else self.ahead // 2
         if "fault" in message:
             raise StudentFault(printable(str(message["fault"])[:2000]))
         return message
@@ -170,9 +156,9 @@ class _Host:
         return self.child.close()
 
 
-def _more_words(request: Any) -> list[int]:
-    """The next words of the global generator, as many as the host asked for (a bounded
-    number: a host asking for millions gets them a thousand at a time)."""
+def _words(request: Any) -> list[int]:
+    """The next words of the global generator, as many as the host asked for (at most
+    `MAX_WORDS`: a host that asks for more gets that many, and then has none)."""
     count = request.get("n") if isinstance(request, dict) else None
     count = count if type(count) is int and 0 < count <= MAX_WORDS else MAX_WORDS
     return [random.getrandbits(32) for _ in range(count)]
@@ -189,7 +175,8 @@ class HostedContestant:
     the caller goes on)."""
 
     def __init__(self, submission: str | Path, memory_mb: int | None = 2048,
-                 hide: Sequence[str | Path] = (), wait: bool = True) -> None:
+                 hide: Sequence[str | Path] = (), wait: bool = True,
+                 agent_random: str = "own") -> None:
         text = str(submission)
         is_file = text.endswith(".py") or "/" in text or "\\" in text
         #: a file's absolute path, or a module's name as given
@@ -197,6 +184,9 @@ class HostedContestant:
         if is_file and not Path(self.spec).is_file():  # said as the loader says it
             raise GradingError(f"no such agent file: {text}")
         self.memory_mb = memory_mb
+        #: "own": an agent test's agent draws from a stream of its own; "shared": from the
+        #: ghosts' (`pacman.cs188.randomness`)
+        self.agent_random = agent_random
         folder = Path(self.spec).parent if is_file else Path.cwd()
         self.folder = folder
         self.hide = [str(Path(h).resolve()) for h in hide]
@@ -263,10 +253,12 @@ class HostedContestant:
         self._require(name)
         return _GameAgent(self, name, depth)
 
-    def eval_agent(self, name: str, arguments: Mapping[str, str]) -> _EvalAgent:
-        """The class `name` built from a test's `agentArgs`, playing an agent test."""
+    def eval_agent(self, name: str, arguments: Mapping[str, str], seed: int) -> _EvalAgent:
+        """The class `name` built from a test's `agentArgs`, playing an agent test seeded with
+        `seed`."""
         self._require(name)
-        return _EvalAgent(self, name, dict(arguments))
+        return _EvalAgent(self, name, dict(arguments),
+                          seed if self.agent_random == "own" else None)
 
 
 def _action(value: Any) -> Any:
@@ -433,13 +425,15 @@ class _EvalAgent(_Played):
     """An agent test's agent, played from its host."""
 
     def __init__(self, contestant: HostedContestant, name: str,
-                 arguments: dict[str, str]) -> None:
+                 arguments: dict[str, str], own_random: int | None) -> None:
         super().__init__(contestant, name)
         self.arguments = arguments
+        self.own_random = own_random  # the seed of its own stream, or None: the ghosts'
         self._register = False
 
     def _build(self, board: dict[str, Any]) -> dict[str, Any]:
-        return {"eval_agent": {"name": self.name, "arguments": self.arguments, "board": board}}
+        return {"eval_agent": {"name": self.name, "arguments": self.arguments, "board": board,
+                               "own_random": self.own_random}}
 
     def _on_built(self, answer: Mapping[str, Any]) -> None:
         self._register = bool(answer.get("register"))

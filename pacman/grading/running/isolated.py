@@ -81,9 +81,10 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
                    limits: HardLimits = DEFAULT_LIMITS, name: str | None = None,
                    on_test: Callable[[str, TestResult], None] | None = None,
                    on_question: Callable[[QuestionResult], None] | None = None,
-                   ) -> SubmissionReport:
+                   agent_random: str = "own") -> SubmissionReport:
     """Grade `submission` (a `.py` file, or None for our agents) on `suite` in worker processes
-    under `limits`; `on_test` gets the question's name and each test's result."""
+    under `limits`; `on_test` gets the question's name and each test's result; `agent_random`:
+    where an agent test's agent draws (`pacman.cs188.randomness`: "own" or "shared")."""
     started = time.perf_counter()
     remaining = [q for q in suite.questions]
     results: dict[str, QuestionResult] = {}
@@ -97,7 +98,7 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
                         "questions": [q.name for q in remaining],
                         "submission": None if submission is None else str(
                             Path(submission).resolve()),
-                        "memory_mb": limits.memory_mb})
+                        "memory_mb": limits.memory_mb, "agent_random": agent_random})
             error = _serve(child, suite, remaining, results, limits, on_test, on_question)
         except ChildDied as died:  # it died before reading the request
             error = f"the grading process ended at once ({died.reason})"

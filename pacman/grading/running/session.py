@@ -149,14 +149,16 @@ def grade_in_process(suite: Suite, submission: str | Path | ModuleType | None = 
                      name: str | None = None,
                      on_test: Callable[[str, TestResult], None] | None = None,
                      on_question: Callable[[QuestionResult], None] | None = None,
-                     ) -> SubmissionReport:
+                     agent_random: str = "own") -> SubmissionReport:
     """Grade `submission` (a `.py` file, a module or its name, or None for our agents) on
     `suite` in this process, without hard limits; one that cannot be loaded is a report with
-    that `error`, as from a worker. `on_test` gets the question's name and each test's result."""
+    that `error`, as from a worker. `on_test` gets the question's name and each test's result;
+    `agent_random`: where an agent test's agent draws ("own" or "shared",
+    `pacman.cs188.randomness`)."""
     started = time.perf_counter()
     name = name or submission_name(submission)
     try:
-        contestant = Contestant(submission)
+        contestant = Contestant(submission, agent_random)
     except GradingError as error:
         return SubmissionReport(name, (), str(error), classic=suite.classic)
 

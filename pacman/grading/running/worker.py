@@ -31,13 +31,15 @@ def main() -> None:
     if request is None:
         return
     submission = request.get("submission")
+    agent_random = str(request.get("agent_random", "own"))
     contestant: Graded | None = None
     try:
         if submission is not None:  # its code runs only in a host process, which starts
             # loading it now, while this process reads the suite; the host does not see the
             # suite (its sandbox has a copy of the submission's files and nothing else)
             contestant = HostedContestant(submission, request.get("memory_mb"),
-                                          hide=suite_folders(request["paths"]), wait=False)
+                                          hide=suite_folders(request["paths"]), wait=False,
+                                          agent_random=agent_random)
         try:
             suite = find_suite(request["paths"])
             if request.get("questions"):
@@ -48,7 +50,7 @@ def main() -> None:
         if isinstance(contestant, HostedContestant):
             contestant.loaded()
         else:  # our own agents play here
-            contestant = Contestant(None)
+            contestant = Contestant(None, agent_random)
     except GradingError as error:
         if contestant is not None:
             contestant.close()
