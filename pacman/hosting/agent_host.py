@@ -175,20 +175,26 @@ class HostedAgent:
         from pacman.hosting.sandbox import Carried
 
         self._key = (name, role, tuple(sorted(settings.items())), index, memory_mb)
+        from pacman.hosting.isolation import share_cpu
+
+        # the host runs on the referee's CPU for the game: decided before a new host starts,
+        # whose start-up would make the machine look busy
+        self._cpu = share_cpu()
         idle = _IDLE.get(self._key)
         carried = Carried()
         inside, inside_settings = carry_agent(name, settings, carried)
-        child = self._child = idle.pop() if idle else Child(
-            WORKER, Limits(memory_mb=memory_mb), private=True, files=carried.pairs())
+        try:
+            child = self._child = idle.pop() if idle else Child(
+                WORKER, Limits(memory_mb=memory_mb), private=True, files=carried.pairs())
+        except BaseException:
+            self._leave_cpu()
+            raise
         if child.private:
             name, settings = inside, inside_settings
         assert child.process.stdin is not None and child.process.stdout is not None
         self._to_host = child.process.stdin.fileno()
         self._from_host = child.process.stdout.fileno()
         self._pending = b""  # what the host sent after the last line read
-        from pacman.hosting.isolation import share_cpu
-
-        self._cpu = share_cpu()  # the host runs on the referee's CPU for the game
         try:
             child.send({"build": {
                 "name": name, "role": role, "settings": dict(settings), "index": index,
