@@ -32,7 +32,6 @@ NOT_USER_ERRORS = {
     "TerminalSuccessorError": "a TreeError", "IllegalTreeActionError": "a TreeError",
     "_SolutionTooShort": "the grader's own signal for a short game solution",
     "HostFault": "what an agent raised in its host: recorded as the game's crash",
-    "_HostGone": "an agent host ended or broke the exchange: a HostFault",
     "StudentFault": "what a graded submission raised in its host: the test's crash",
     "_Garbled": "a watched child's message the game cannot accept: that agent's crash",
     "_StartFailed": "one failed start of the worker pool: the pool is started again",

@@ -25,7 +25,9 @@ in a process of its own that reports what it did to a referee process that never
 referee checks every report, plays, counts and computes the points, so nothing the code does
 changes a grade. Hard limits: a test over --test-timeout or a question over --question-timeout
 is killed and scores 0, and sys.exit, os._exit, crashes and memory hogs are recorded as that
-submission's crash. This protects the grades from the code; it is not a security sandbox.
+submission's crash. On Linux, that process is a sandbox where the machine allows one (its own
+namespaces, a private copy of the submission, no privileges, no network, no files of yours);
+where it cannot be built, the grader says so in one line and the code runs with your rights.
 
 The suite is checked before any code runs: a CONFIG that cannot be read, an unknown question
 class, max_points that is not a whole number from 1 to 10000, an order or depends naming no
@@ -95,10 +97,12 @@ def add_parser(commands: Commands) -> None:
     grade.add_argument("--in-process", action="store_true",
                        help="run the graded code in this process: no hard limits, for a "
                             "debugger")
-    grade.add_argument("--agent-random", choices=("own", "shared"), default="own",
-                       help="where an agent test's agent draws its random numbers: a stream "
-                            "of its own, which no submission can use to steer the ghosts "
-                            "(default), or the ghosts' stream, as the classic grader")
+    grade.add_argument("--agent-random", choices=("shared", "own"), default="shared",
+                       help="where an agent test's agent draws its random numbers: the "
+                            "ghosts' stream, as the classic grader (default: the classic "
+                            "games and points), or a stream of its own, which no submission "
+                            "can use to steer the random ghosts (other games: points that "
+                            "rest on luck may differ from the classic grader's)")
     grade.add_argument("--strict", action="store_true",
                        help="exit with 1 when any point is lost")
     grade.add_argument("-v", "--verbose", action="store_true",

@@ -3,8 +3,9 @@
 - `isolation`: run code in a child process, with a channel to it and limits it cannot escape;
 - `sandbox` and `jail`: the world such a child gets on Linux (its own namespaces and file tree,
   no privileges), planned in the parent and built in the child before any agent code runs;
-- `agent_host` and `agent_worker`: a user's agent played from its host (both sides);
-- `student_host`: the host side of a graded submission (`pacman.grading.running.hosted`);
+- `host`: the agent host, the one process model of every untrusted agent (a user's agent in
+  a game, a graded submission), and `agent_host`, a game's side of it (the grader's side is
+  `pacman.grading.running.hosted`);
 - `watched`: a game shown in this process while its agents play in a child (`pacman play
   --timeout`), stopped cleanly at a limit;
 - `game_worker`: the child's side of a watched game.

@@ -1,20 +1,21 @@
 """Untrusted agents play from a process of their own; the game of record stays with the referee.
 
 `HostedAgent` stands in the referee's game (`run_game`) for an agent that lives in an agent host
-(`pacman.hosting.agent_worker`): a child process in a sandbox of its own where Linux allows
-one (`Child(private=True)`), with a copy of the code its name and settings name (`carry_agent`).
-The referee keeps the only state that counts; each hook call
+(`pacman.hosting.host`, the one host of every untrusted agent): a child process in a sandbox
+of its own where Linux allows one (`Child(private=True)`), with a copy of the code its name and
+settings name (`carry_agent`). The referee keeps the only state that counts; each hook call
 sends the host the state's fields (`GameState.compact`), the host rebuilds its own copy, runs
 the agent's code on it and answers the action's name, which the referee checks and applies to
 its own state. Whatever the agent does to its copy, to the host's modules or to the host process
 itself changes nothing here: writing a score, patching the rules, forging a count, exiting or
 killing its parent is that agent's own outcome (a `crash`, or nothing at all).
 
-Random numbers: the host's generator asks the referee for every draw (`RefereeRandom`), so an
-honest hosted agent draws exactly what it would draw in the referee's process, and the game is
-the same game with or without isolation. Time: the referee's clock times each call, the host
-included, and a call the referee gives up on (a move over its limit) leaves the host
-unusable; its process is ended when the game ends.
+Random numbers: the generator the host gives the agent is made of the words of the game's
+generator here, asked for when the agent draws and exactly as many as the draw needs
+(`serve_words`), so an honest hosted agent draws exactly what it would draw in the referee's
+process, and the game is the same game with or without isolation. Time: the referee's clock
+times each call, the host included, and a call the referee gives up on (a move over its limit)
+leaves the host unusable; its process is ended when the game ends.
 
 `trusted(name, settings)` tells which agents may play in the referee's process: the registry's
 own agents, with settings that name no code of the user's.
@@ -27,11 +28,8 @@ that takes longer is ended, and the agent is one line (`RegistryError`, `BatchEr
 from __future__ import annotations
 
 import json
-import os
 import random
-import select
-import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,9 +41,10 @@ if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs 
     from pacman.task import AgentSpec
 
 __all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "HostedAgent", "HostFault", "UnreadableAction",
-           "load_limit", "load_timeout", "resolve_in_host", "trusted"]
+           "MAX_WORDS", "load_limit", "load_timeout", "resolve_in_host", "serve_words",
+           "trusted"]
 
-WORKER = "pacman.hosting.agent_worker"
+WORKER = "pacman.hosting.host"
 #: how long loading an agent (starting its host, importing the user's code, building the
 #: agent) may take before it is given up, when no game time limit shortens it (`load_limit`)
 LOAD_SECONDS = 60.0
@@ -133,20 +132,12 @@ class _Decision:
         self.nodes_generated = nodes
 
 
-class _HostGone(Exception):
-    """The host ended, or wrote something that is not an answer: `reason` says which."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 #: the answer line of a move -> the action it names (the five names, and nothing else)
 _ACTIONS = {name.encode(): name for name in ("North", "South", "East", "West", "Stop")}
 
 
 def _request(letter: str, state: GameState) -> bytes:
-    """One hook call's line for the host (`agent_worker._call`): the hook's letter, then the
+    """One hook call's line for the host (`pacman.hosting.host`): the hook's letter, then the
     state's fields (`GameState.compact`) as words: food and capsules in hexadecimal (an int of
     any size: decimal text stops at 4300 digits), the ghosts' fields last."""
     pac, direction, ghosts, food, capsules, score, result = state.compact()
@@ -157,7 +148,7 @@ def _request(letter: str, state: GameState) -> bytes:
 class HostedAgent:
     """An agent of `name` with `settings`, playing from its own agent host process.
 
-    The exchange is the host's (`pacman.hosting.agent_worker`): a hook call is one line each
+    The exchange is the host's (`pacman.hosting.host`): a hook call is one line each
     way, read and written on the host's pipes here, with no JSON unless something unusual
     comes back (a draw of the referee's generator, an error, an action that is not one of the
     five names)."""
@@ -191,18 +182,13 @@ class HostedAgent:
             raise
         if child.private:
             name, settings = inside, inside_settings
-        assert child.process.stdin is not None and child.process.stdout is not None
-        self._to_host = child.process.stdin.fileno()
-        self._from_host = child.process.stdout.fileno()
-        self._pending = b""  # what the host sent after the last line read
         try:
             child.send({"build": {
                 "name": name, "role": role, "settings": dict(settings), "index": index,
                 "layout_text": layout.text, "layout_name": layout.name,
                 "num_ghosts": num_ghosts, "cpu": self._cpu}})
-            line = self._line(load_seconds)
-            answer = None if line is None else self._message(line)
-        except (ChildDied, _HostGone) as died:
+            answer = child.receive(load_seconds)
+        except ChildDied as died:
             self.close()
             raise RegistryError(f"{name} could not be built: its process died "
                                 f"({died.reason})") from None
@@ -257,7 +243,9 @@ class HostedAgent:
             except ValueError:
                 action = None
             if action is None:
-                raise self._gone(_HostGone(_GARBAGE), kill=True)
+                from pacman.hosting.isolation import GARBAGE
+
+                raise self._gone(GARBAGE, kill=True)
             self.last_decision = _Decision(count)
             return action
         assert isinstance(answer, dict)
@@ -281,7 +269,7 @@ class HostedAgent:
         """Done with this game: keep a host that is still usable for the next game of the
         same agent, end any other (at once: one the game gave up on may still be busy)."""
         self._leave_cpu()
-        if self._usable and not self._pending and self._child.process.poll() is None:
+        if self._usable and not self._child.pending and self._child.process.poll() is None:
             self._usable = False
             idle = _IDLE.setdefault(self._key, [])
             if len(idle) < MAX_IDLE:
@@ -319,11 +307,14 @@ class HostedAgent:
         if not self._usable:
             raise _fault("HostFault", "the agent's process was stopped earlier in this game")
         self._usable = False  # until the host answers: a call given up on leaves it so
+        from pacman.hosting.isolation import ChildDied
+
+        child = self._child
         try:
-            self._send(request)
+            child.send_line(request)
             while True:
-                line = self._line(None)
-                assert line is not None  # no time limit: a line or _HostGone
+                line = child.receive_line(None)
+                assert line is not None  # no time limit: a line or ChildDied
                 if line[:1] != b"{":
                     break
                 message = self._message(line)
@@ -335,80 +326,55 @@ class HostedAgent:
                         raise _fault(str(error.get("type", "AgentError")),
                                      str(error.get("text", "")))
                     return message
-                self._send(json.dumps({"value": self._draw(draw)}).encode() + b"\n")
-        except _HostGone as gone:
-            raise self._gone(gone) from None
+                if self._rng is None:
+                    self._rng = random.Random(0)
+                child.send({"value": serve_words(self._rng.getrandbits, draw)})
+        except ChildDied as died:
+            raise self._gone(died.reason) from None
         self._usable = True
         return line
 
-    def _send(self, data: bytes) -> None:
-        try:
-            while data:  # straight to the pipe: one system call for a move's line
-                data = data[os.write(self._to_host, data):]
-        except OSError:
-            raise _HostGone(self._exit()) from None
-
-    def _line(self, timeout: float | None) -> bytes | None:
-        """The host's next line (without its newline), or None if `timeout` seconds pass
-        first; _HostGone if the host ends before it sends one."""
-        pending = self._pending
-        if b"\n" not in pending:
-            deadline = None if timeout is None else time.monotonic() + timeout
-            while b"\n" not in pending:
-                if deadline is not None:  # without a deadline, the read itself waits
-                    left = max(0.0, deadline - time.monotonic())
-                    if not select.select([self._from_host], [], [], left)[0]:
-                        return None
-                chunk = os.read(self._from_host, 65536)
-                if not chunk:
-                    raise _HostGone(self._exit())
-                self._pending = pending = pending + chunk
-        line, _, self._pending = pending.partition(b"\n")
-        return line
-
     def _message(self, line: bytes) -> dict[str, Any]:
-        """A JSON line of the host's; _HostGone (the host is ended) if it is not one."""
+        """A JSON line of the host's; ChildDied (the host is ended) if it is not one."""
+        from pacman.hosting.isolation import GARBAGE, ChildDied
+
         try:
             message = json.loads(line)
         except ValueError:
             message = None
         if not isinstance(message, dict):
             self._child.kill()
-            raise _HostGone(_GARBAGE)
+            raise ChildDied(GARBAGE)
         return message
 
-    def _exit(self) -> str:
-        """How the host ended (waiting a little for it: the pipe closes as it exits)."""
-        import subprocess
-
-        from pacman.hosting.isolation import describe_exit
-
-        try:
-            self._child.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._child.kill()
-        return describe_exit(self._child.process.returncode)
-
-    def _gone(self, gone: _HostGone, kill: bool = False) -> HostFault:
+    def _gone(self, reason: str, kill: bool = False) -> HostFault:
         """The crash of a host that ended or broke the exchange; its process is ended."""
         if kill:
             self._child.kill()
         self.close()
-        return _fault("HostDied", f"the agent's process died ({gone.reason})")
-
-    def _draw(self, request: Any) -> float | int:
-        """The referee's generator's next number, as the host asked for it."""
-        rng = self._rng if self._rng is not None else random.Random(0)
-        self._rng = rng
-        if isinstance(request, dict) and request.get("kind") == "bits":
-            bits = request.get("k")
-            if isinstance(bits, int) and not isinstance(bits, bool) and 0 <= bits <= 1 << 16:
-                return rng.getrandbits(bits)
-            raise _fault("ValueError", f"a draw of {bits!r} bits")
-        return rng.random()
+        return _fault("HostDied", f"the agent's process died ({reason})")
 
 
-_GARBAGE = "it wrote garbage on the grader's channel"
+#: words of a generator a host may ask for in one draw (`getrandbits` of 32,768 bits): a host
+#: that asks for more gets that many
+MAX_WORDS = 1024
+
+
+def serve_words(getrandbits: Callable[[int], int], request: Any) -> list[int]:
+    """A host's draw (`{"kind": "words", "n": N}`), served from a generator: its next N 32-bit
+    words, exactly as many as asked for (at most `MAX_WORDS`). Every word served counts as
+    drawn: no count of the host's is believed.
+
+    Args:
+        getrandbits: the `getrandbits` of the generator the host's numbers come from.
+        request: the host's draw, as it sent it.
+
+    Returns:
+        The words, in order.
+    """
+    count = request.get("n") if isinstance(request, dict) else None
+    count = count if type(count) is int and 0 < count <= MAX_WORDS else MAX_WORDS
+    return [getrandbits(32) for _ in range(count)]
 
 
 def trusted(name: str, role: str, settings: Mapping[str, Any]) -> bool:

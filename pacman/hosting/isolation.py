@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-__all__ = ["Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
+__all__ = ["GARBAGE", "Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
            "die_with_parent", "follow_cpu", "import_path", "not_dumpable", "printable",
            "private_processes", "share_cpu", "unshare_cpu"]
 
@@ -56,6 +56,9 @@ _BOOTSTRAP = ("import json, os, runpy, sys; sys.path[:] = json.loads(os.environ[
               + _PATH_ENV + "']); runpy.run_module(sys.argv[1], run_name='__main__', "
               "alter_sys=True)")
 
+
+#: how a child that writes what is not a line of the protocol is described
+GARBAGE = "it wrote garbage on the grader's channel"
 
 #: control characters but newline and tab (C0, DEL, C1), which a terminal would obey
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -195,9 +198,11 @@ class Child:
         if self.limits.memory_mb is not None:
             environment[_MEMORY_ENV] = str(self.limits.memory_mb)
         argv = [sys.executable, "-c", _BOOTSTRAP, module]
+        self._plan: dict[str, Any] | None = None
         if self.private:
-            argv = sandbox.command(sandbox.plan(argv, files, view, keep_fds=(lifeline_read,),
-                                                hide=hide))
+            self._plan = sandbox.plan(argv, files, view, keep_fds=(lifeline_read,), hide=hide,
+                                      memory_mb=self.limits.memory_mb)
+            argv = sandbox.command(self._plan)
             cwd = None
         from pacman.interrupts import held_interrupts
 
@@ -221,11 +226,15 @@ class Child:
 
     def send(self, message: dict[str, Any]) -> None:
         """Send one message; ChildDied if the child is gone."""
+        self.send_line(json.dumps(message).encode() + b"\n")
+
+    def send_line(self, data: bytes) -> None:
+        """Send raw bytes, whole lines, straight to the pipe (one system call for a line, no
+        buffer to flush); ChildDied if the child is gone."""
         assert self.process.stdin is not None
-        data = json.dumps(message).encode() + b"\n"
         try:
             fd = self.process.stdin.fileno()
-            while data:  # straight to the pipe: one system call, no buffer to flush
+            while data:
                 data = data[os.write(fd, data):]
         except (BrokenPipeError, OSError, ValueError):
             raise ChildDied(self._death()) from None
@@ -233,27 +242,43 @@ class Child:
     def receive(self, timeout: float | None) -> dict[str, Any] | None:
         """The next message, or None if `timeout` seconds pass first; ChildDied if the child
         ends (or sends something that is not a message) before one arrives."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        assert self.process.stdout is not None
-        while b"\n" not in self._buffer:
-            if deadline is not None:  # without a deadline, the read itself waits
-                left = max(0.0, deadline - time.monotonic())
-                if not self._selector.select(left):
-                    return None
-            chunk = os.read(self.process.stdout.fileno(), 65536)
-            if not chunk:
-                raise ChildDied(self._death())
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
+        line = self.receive_line(timeout)
+        if line is None:
+            return None
         try:
             message = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            self.kill()
-            raise ChildDied("it wrote garbage on the grader's channel") from None
+            message = None
         if not isinstance(message, dict):
             self.kill()
-            raise ChildDied("it wrote garbage on the grader's channel")
+            raise ChildDied(GARBAGE)
         return message
+
+    def receive_line(self, timeout: float | None) -> bytes | None:
+        """The child's next line (without its newline), or None if `timeout` seconds pass
+        first; ChildDied if the child ends before it sends one. The one deadline mechanism of
+        every exchange with a child (JSON or a protocol's own raw lines)."""
+        buffer = self._buffer
+        if b"\n" not in buffer:
+            deadline = None if timeout is None else time.monotonic() + timeout
+            assert self.process.stdout is not None
+            fd = self.process.stdout.fileno()
+            while b"\n" not in buffer:
+                if deadline is not None:  # without a deadline, the read itself waits
+                    left = max(0.0, deadline - time.monotonic())
+                    if not self._selector.select(left):
+                        return None
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise ChildDied(self._death())
+                self._buffer = buffer = buffer + chunk
+        line, _, self._buffer = buffer.partition(b"\n")
+        return line
+
+    @property
+    def pending(self) -> bool:
+        """Whether the child sent more than has been read (an answer nobody asked for)."""
+        return bool(self._buffer)
 
     def _death(self) -> str:
         try:
@@ -289,6 +314,11 @@ class Child:
         self._selector.close()
         if self.process.stdout is not None:
             self.process.stdout.close()
+        if self._plan is not None:  # its cgroups, now empty
+            from pacman.hosting import sandbox
+
+            sandbox.release(self._plan)
+            self._plan = None
         return self.capture.text()
 
     @property

@@ -26,6 +26,9 @@ standard library. In order:
 5. **Exec** of the plan's command (the host's Python) with this process's environment, in the
    working folder, with no file descriptor open but the standard three and the plan's.
 
+Before all of it, as root, this process joins the cgroups of the plan (made here, with their
+limits on the processes, the CPU time and the memory of everything the host will start).
+
 A step that fails ends this process with exit code 71 and one line on stderr (`sandbox: ...`):
 nothing runs half-protected.
 """
@@ -218,6 +221,23 @@ def _child(plan: dict[str, Any], root_user: bool) -> None:
               {**os.environ, "HOME": plan["work"]["path"], "TMPDIR": "/tmp"})
 
 
+def _join_cgroups(plan: dict[str, Any]) -> None:
+    """Step 0, as root: the plan's cgroups made, their limits written, and this process moved
+    into them (the host, forked next, starts there, with everything it will start)."""
+    for folder, settings in plan.get("cgroups", ()):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o755)
+        for name, value in settings.items():
+            try:
+                _write(f"{folder}/{name}", value)
+            except OSError as error:
+                raise OSError(f"cgroup {folder}/{name}: {error.strerror}") from None
+        try:
+            _write(f"{folder}/cgroup.procs", str(os.getpid()))
+        except OSError as error:
+            raise OSError(f"cgroup {folder}: {error.strerror}") from None
+
+
 def main() -> None:
     """Run the plan in `sys.argv[1]`."""
     plan = json.loads(sys.argv[1])
@@ -228,6 +248,7 @@ def main() -> None:
     except (OSError, ValueError):
         plan["cap_last"] = 40
     try:
+        _join_cgroups(plan)
         flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS
         if not root_user:
             uid, gid = os.geteuid(), os.getegid()

@@ -14,6 +14,7 @@ what is off where it does not.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -24,8 +25,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FULL_VIEW", "GAME_VIEW", "HIDDEN_FOR_GAME", "LIBDIR", "PROCESSES", "WORKDIR",
-           "Carried", "available", "command", "limitation", "plan"]
+__all__ = ["CONTROLLERS", "FULL_VIEW", "GAME_VIEW", "HIDDEN_FOR_GAME", "LIBDIR", "PROCESSES",
+           "WORKDIR", "Carried", "available", "cgroup_controllers", "command", "limitation",
+           "plan", "release"]
 
 #: the host's working folder: its private copy of the agent's files
 WORKDIR = "/sandbox"
@@ -162,9 +164,140 @@ def _installed(path: str) -> bool:
     return any(real.startswith(f.rstrip("/") + "/") for f in _installation())
 
 
+#: the controllers a host's cgroup limits, and where they are found (see `_cgroup_bases`)
+CONTROLLERS = ("pids", "cpu", "memory")
+#: the folder, in each cgroup hierarchy, that holds the hosts' cgroups
+CGROUP_FOLDER = "pacman-hosts"
+#: the CPU time a host's processes may use together: this many microseconds per 100 ms
+CPU_QUOTA_US, CPU_PERIOD_US = 100_000, 100_000
+
+
+def _mount_points() -> list[tuple[str, str, set[str]]]:
+    """(mount point, file system type, super options) of the cgroup file systems."""
+    found = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8") as table:
+            for line in table:
+                head, _, tail = line.partition(" - ")
+                fields, rest = head.split(), tail.split()
+                if len(fields) > 4 and len(rest) > 2 and rest[0] in ("cgroup", "cgroup2"):
+                    found.append((fields[4], rest[0], set(rest[2].split(","))))
+    except OSError:
+        pass
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _cgroup_bases() -> dict[str, tuple[str, int]]:
+    """Where each controller of `CONTROLLERS` gets a host's cgroup: the folder that holds them
+    and the cgroup version (1 or 2), for the controllers this process may use; {} but as root
+    (an unprivileged user has no cgroup of its own to divide, unless a system delegated one).
+
+    Version 1: the controller's hierarchy, under this process's own cgroup there. Version 2:
+    `pacman-hosts` at the top of the unified hierarchy (the top is the one place that may both
+    hold processes and give controllers to its children), with the controllers the top has."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return {}
+    own: dict[str, str] = {}
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as table:
+            for line in table:
+                _, names, path = line.rstrip("\n").split(":", 2)
+                for name in names.split(",") if names else [""]:
+                    own[name] = path
+    except (OSError, ValueError):
+        return {}
+    bases: dict[str, tuple[str, int]] = {}
+    for point, kind, options in _mount_points():
+        if kind == "cgroup":
+            for name in CONTROLLERS:
+                if name in options and name not in bases and name in own:
+                    bases[name] = (f"{point}{own[name].rstrip('/')}/{CGROUP_FOLDER}", 1)
+    unified = next((point for point, kind, _ in _mount_points() if kind == "cgroup2"), None)
+    if unified is not None:
+        try:
+            with open(f"{unified}/cgroup.controllers", encoding="ascii") as offered:
+                there = set(offered.read().split())
+        except OSError:
+            there = set()
+        for name in CONTROLLERS:
+            if name in there and name not in bases:
+                bases[name] = (f"{unified}/{CGROUP_FOLDER}", 2)
+    usable = {}
+    for name, (folder, version) in bases.items():
+        try:
+            os.makedirs(folder, exist_ok=True)
+            if version == 2:
+                with open(f"{folder}/cgroup.subtree_control", "w", encoding="ascii") as on:
+                    on.write(f"+{name}")
+        except OSError:
+            continue
+        usable[name] = (folder, version)
+    return usable
+
+
+def _cgroups(memory_mb: int | None) -> list[list[Any]]:
+    """A host's cgroups, as [folder, {file: value}] to create and join (the jail does), with
+    every limit the controllers here allow: `PROCESSES` processes, `CPU_QUOTA_US` of CPU per
+    `CPU_PERIOD_US` for all of them together, and `memory_mb` of memory for all of them."""
+    name = f"host-{os.getpid()}-{secrets.token_hex(6)}"
+    groups: dict[str, dict[str, str]] = {}
+    for controller, (folder, version) in _cgroup_bases().items():
+        settings = groups.setdefault(f"{folder}/{name}", {})
+        if controller == "pids":
+            settings["pids.max"] = str(PROCESSES)
+        elif controller == "cpu":
+            if version == 1:
+                settings["cpu.cfs_period_us"] = str(CPU_PERIOD_US)
+                settings["cpu.cfs_quota_us"] = str(CPU_QUOTA_US)
+            else:
+                settings["cpu.max"] = f"{CPU_QUOTA_US} {CPU_PERIOD_US}"
+        elif memory_mb is not None:
+            key = "memory.limit_in_bytes" if version == 1 else "memory.max"
+            settings[key] = str(memory_mb << 20)
+    return [[folder, settings] for folder, settings in groups.items()]
+
+
+def release(plan_: Mapping[str, Any]) -> None:
+    """Remove the cgroups of a host that has ended (its processes are gone; the kernel lets a
+    cgroup go a moment after its last process), and those of hosts whose referee died
+    without removing them."""
+    for folder, _ in plan_.get("cgroups", ()):
+        _remove(folder)
+    _sweep()
+
+
+def _remove(folder: str) -> None:
+    import time
+
+    for attempt in range(50):
+        try:
+            os.rmdir(folder)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:  # busy: its last process is still being reaped
+            time.sleep(0.002 * (attempt + 1))
+
+
+def _sweep() -> None:
+    """Remove the empty cgroups of hosts whose referee process is gone."""
+    for folder in {folder for folder, _ in _cgroup_bases().values()}:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            parts = name.split("-")
+            if len(parts) == 3 and parts[0] == "host" and parts[1].isdigit() and not \
+                    os.path.exists(f"/proc/{parts[1]}"):
+                with contextlib.suppress(OSError):
+                    os.rmdir(f"{folder}/{name}")
+
+
 def plan(module_argv: Sequence[str], files: Sequence[tuple[str, str]],
          view: str = FULL_VIEW, keep_fds: Sequence[int] = (),
-         hide: Sequence[str] = ()) -> dict[str, Any]:
+         hide: Sequence[str] = (), memory_mb: int | None = None) -> dict[str, Any]:
     """The jail's plan for a host that runs `module_argv` (its command, the Python first).
 
     Args:
@@ -174,6 +307,8 @@ def plan(module_argv: Sequence[str], files: Sequence[tuple[str, str]],
         keep_fds: file descriptors the host keeps (beside the standard three).
         hide: folders that must stay out of sight even where they lie inside what the host
             sees (a suite shipped in the package, or in the Python installation).
+        memory_mb: the memory all the host's processes may use together (a cgroup's limit,
+            where there is one; each process has its own cap besides), or None.
 
     Returns:
         The plan, JSON-ready.
@@ -196,7 +331,8 @@ def plan(module_argv: Sequence[str], files: Sequence[tuple[str, str]],
             "work": {"path": WORKDIR, "files": [list(pair) for pair in files], "mb": WORK_MB},
             "tmp_mb": TMP_MB, "uid": uid, "gid": uid, "keep_fds": list(keep_fds),
             "limits": {"NPROC": PROCESSES, "FSIZE": FILE_MB << 20, "NOFILE": OPEN_FILES,
-                       "CORE": 0}}
+                       "CORE": 0},
+            "cgroups": _cgroups(memory_mb)}
 
 
 def command(plan_: Mapping[str, Any]) -> list[str]:
@@ -222,10 +358,18 @@ def _probe() -> str:
                                   timeout=30, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as error:
         return f"the sandbox could not start ({error})"
+    finally:
+        release(the_plan)
     if done.returncode == 0 and done.stdout.split() == ["1", "0", WORKDIR]:
         return ""
     reason = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
     return reason[0].removeprefix("sandbox: ")
+
+
+def cgroup_controllers() -> list[str]:
+    """The controllers whose limits hosts get here (`CONTROLLERS`), in that order."""
+    bases = _cgroup_bases()
+    return [name for name in CONTROLLERS if name in bases]
 
 
 def available() -> bool:

@@ -138,13 +138,16 @@ def CHEAT(agent=None, state=None):
 FORGES_THE_REPORT = '''
 import sys
 def CHEAT(agent=None, state=None):
-    host = sys.modules.get("pacman.hosting.student_host")
-    if host is None or getattr(host, "forged", False):
+    # the host runs as __main__ (`python -m`): its request handlers are there
+    host = sys.modules.get("__main__")
+    if not hasattr(host, "_Host") or getattr(host, "forged", False):
         return
     host.forged = True
+    played = host._Host._move
     def move(self, fields):  # 300 states explored, from parents that never existed
-        action = self.agent.counted(self.origin.recreate(fields))
-        return {"action": action, "calls": [[i * 7 + 3, 0, "West"] for i in range(300)]}
+        answer = played(self, fields)
+        return {"action": answer["action"],
+                "calls": [[i * 7 + 3, 0, "West"] for i in range(300)]}
     def tree(self, request):  # every node of the tree, each claimed straight from the root
         spec = request["tree"]
         calls = [[spec["start"], 0, action] for pairs in spec["children"].values()

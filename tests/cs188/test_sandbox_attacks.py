@@ -56,15 +56,28 @@ def _digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
 
 
+#: put in the environment of the class's grader, which its hosts inherit: a host of this run
+#: is told from the hosts of other runs on the machine by it
+RUN = f"PACMAN_ATTACK_RUN={os.getpid()}-{id(object())}"
+
+
 def _hosts() -> list[str]:
-    """The command lines of running student hosts (none may outlive a run)."""
+    """The command lines of this run's running hosts (none may outlive a run)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
             line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
+        except OSError:  # not a process, or gone
             continue
-        if "pacman.hosting.student_host" in line:
+        if "pacman.hosting.host" not in line:
+            continue
+        try:
+            ours = RUN.encode() in (entry / "environ").read_bytes().split(b"\0")
+        except (FileNotFoundError, ProcessLookupError):  # gone meanwhile
+            continue
+        except OSError:  # its environment unreadable: counted
+            ours = True
+        if ours:
             found.append(line)
     return found
 
@@ -110,14 +123,18 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
     command = [*prefix, sys.executable, "-m", "pacman", "grade", str(SUITE), "--submissions",
                str(folder), "-j", "2", "--test-timeout", "15", "-o", str(out)]
 
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world)
+    key, _, value = RUN.partition("=")
+    env = {**os.environ, key: value}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world,
+                          env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     rows = read_grades(out)
     assert set(rows) == everyone
     assert rows["honest_one"] == rows["honest_two"] == FULL
     assert rows["random_player"] == ZERO
-    for name in students:
-        assert rows[name] == ZERO, (name, rows[name])
+    for name in students:  # steering is the classic shared stream's: what CS188 gives it
+        earned = {**ZERO, "q1": 2} if name == "steers_the_ghosts" else ZERO
+        assert rows[name] == earned, (name, rows[name])
     for name, phrase in SAW.items():
         report = (out / "reports" / f"{name}.txt").read_text(encoding="utf-8")
         assert f"ATTACK {name}: {phrase}" in report, (name, report[-1500:])
@@ -136,7 +153,8 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
         encoding="utf-8")
     assert _hosts() == []
     # the kept reports are the grader's: a second run resumes from them, to the same grades
-    again = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=world,
+                           env=env)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "graded before" in again.stdout + again.stderr
     assert read_grades(out) == rows
@@ -145,9 +163,9 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
 @pytest.mark.parametrize("agent_random, wins", [("shared", "won 10 of 10"), ("own", "won 0 of 10")])
 def test_steering_the_ghosts_wins_only_on_the_shared_stream(
         tmp_path: Path, agent_random: str, wins: str) -> None:
-    """The steering attack is real: on the classic shared stream it wins every q1 game with
-    random play (2 points, as it would from the classic grader); with a stream of its own (the
-    default) it wins what random play wins."""
+    """The steering attack is real: on the classic shared stream (the default) it wins every
+    q1 game with random play (2 points, as it does from the classic grader); with a stream of
+    its own it wins what random play wins."""
     folder = tmp_path / "steerer"
     files = attacks(SUITE, tmp_path, tmp_path, PACKAGE)
     write_class(folder, {"steers_the_ghosts": files["steers_the_ghosts"]})

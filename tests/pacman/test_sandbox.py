@@ -86,3 +86,63 @@ def test_a_folder_seen_below_tmp_is_there_above_the_private_tmp() -> None:
 def test_ci_builds_the_sandbox_so_that_its_attack_tests_run() -> None:
     """The attack corpus skips where there is no sandbox; CI must not be such a place."""
     assert sandbox.limitation() == ""
+
+
+HOG = '''
+import os
+from pacman.agents.base import BaseAgent
+
+for _ in range(3):  # processes that spin, on every CPU, for as long as they live
+    if os.fork() == 0:
+        os.sched_setaffinity(0, range(os.cpu_count()))
+        while True:
+            pass
+
+
+class Hog(BaseAgent):
+    def get_action(self, state):
+        return state.legal_actions(0)[0]
+'''
+
+
+@pytest.mark.skipif(not sandbox.cgroup_controllers(),
+                    reason="no cgroups a host may be given here (not root, or none mounted)")
+def test_a_host_and_all_it_starts_share_its_cgroups_limits_which_go_with_it(
+        tmp_path: Path) -> None:
+    """The processes, the CPU time and the memory of everything a host starts are bounded
+    together: three CPU hogs forked at import are in the host's cgroups, which allow 64
+    processes, one CPU's time and the memory cap for all of them; closing the host removes
+    them."""
+    from pacman.hosting.agent_host import HostedAgent
+    from pacman.layout import load_layout
+
+    (tmp_path / "hog.py").write_text(HOG)
+    before = _host_cgroups()
+    agent = HostedAgent(f"{tmp_path / 'hog.py'}:Hog", "pacman", {}, 0,
+                        load_layout("smallClassic"), 2, memory_mb=512)
+    try:
+        mine = _host_cgroups() - before
+        bases = {folder for folder, _ in sandbox._cgroup_bases().values()}
+        assert {str(Path(folder).parent) for folder in mine} == bases  # one in each
+        for folder in mine:
+            settings = {path.name: path.read_text().split() for path in Path(folder).iterdir()
+                        if path.name in ("pids.max", "cpu.cfs_quota_us", "cpu.max",
+                                         "memory.limit_in_bytes", "memory.max")}
+            if "pids.max" in settings:
+                assert settings["pids.max"] == [str(sandbox.PROCESSES)]
+                procs = (Path(folder) / "cgroup.procs").read_text().split()
+                assert len(procs) >= 5  # the launcher, the host and its three hogs
+            if "cpu.cfs_quota_us" in settings:
+                assert settings["cpu.cfs_quota_us"] == [str(sandbox.CPU_QUOTA_US)]
+            if "memory.limit_in_bytes" in settings:
+                assert settings["memory.limit_in_bytes"] == [str(512 << 20)]
+    finally:
+        agent.close()
+    assert not _host_cgroups() & mine  # gone with the host
+
+
+def _host_cgroups() -> set[str]:
+    found = set()
+    for folder, _ in sandbox._cgroup_bases().values():
+        found |= {str(p) for p in Path(folder).glob("host-*")}
+    return found

@@ -94,7 +94,7 @@ def grade_class(suite: Suite, submissions: Sequence[Submission],
                 on_report: Callable[[SubmissionReport], None] | None = None,
                 keep: str | Path | None = None,
                 on_kept: Callable[[SubmissionReport], None] | None = None,
-                agent_random: str = "own") -> list[SubmissionReport]:
+                agent_random: str = "shared") -> list[SubmissionReport]:
     """Grade every submission, `jobs` at a time, each in its own worker processes under
     `limits`; reports come back in the submissions' order (`on_report` gets each as it ends).
 

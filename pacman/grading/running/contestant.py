@@ -57,7 +57,7 @@ class Contestant:
     """The code under test. `source` is a `.py` file, a module name, or None for our agents."""
 
     def __init__(self, source: str | Path | ModuleType | None = None,
-                 agent_random: str = "own") -> None:
+                 agent_random: str = "shared") -> None:
         self.source = source
         #: "own": an agent test's agent draws from a stream of its own; "shared": from the
         #: ghosts' (`pacman.cs188.randomness`)

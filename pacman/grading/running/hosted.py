@@ -1,7 +1,7 @@
 """The code under test, played from its own process: the referee's side of grading.
 
 `HostedContestant` is what the grading worker (the referee) grades a submission through. The
-submission is imported only in its host (`pacman.hosting.student_host`); the referee
+submission is imported only in its host (`pacman.hosting.host`); the referee
 parses the tests and the solutions, plays the games, counts, compares and adds up the points,
 and never imports a line of the student's. What the host says is a *report*, and the referee
 believes only what it can check:
@@ -34,20 +34,18 @@ from pacman.errors import GradingError
 from pacman.game_tree import TreeBudgetError, TreeError, TreeRun, TreeState
 from pacman.grading.cases.parser import TreeCase
 from pacman.grading.running.tree_run import AgentRun, TreeAgentStandIn
-from pacman.hosting.agent_host import UnreadableAction
+from pacman.hosting.agent_host import UnreadableAction, serve_words
 from pacman.hosting.isolation import Child, ChildDied, Limits, printable
 from pacman.hosting.sandbox import GAME_VIEW, Carried
 from pacman.state import GameState
 
 __all__ = ["HostedContestant", "StudentFault", "describe"]
 
-HOST = "pacman.hosting.student_host"
+HOST = "pacman.hosting.host"
 #: what the student's host sees of the package
 HOST_VIEW = GAME_VIEW
 #: how long importing the submission may take before it is given up
 LOAD_SECONDS = 120.0
-#: words of the generator the host may ask for in one draw (`getrandbits` of 32,768 bits)
-MAX_WORDS = 1024
 FORGED = ("the agent's process reported a successor the referee cannot derive: "
           "{what} (a forged report fails the test)")
 
@@ -135,7 +133,7 @@ class _Host:
                 draw = message.get("draw")
                 if draw is None:
                     break
-                child.send({"value": _words(draw)})
+                child.send({"value": serve_words(random.getrandbits, draw)})
         except ChildDied as died:
             raise StudentFault(f"HostDied: the agent's process died ({died.reason})",
                                died.reason) from None
@@ -156,14 +154,6 @@ class _Host:
         return self.child.close()
 
 
-def _words(request: Any) -> list[int]:
-    """The next words of the global generator, as many as the host asked for (at most
-    `MAX_WORDS`: a host that asks for more gets that many, and then has none)."""
-    count = request.get("n") if isinstance(request, dict) else None
-    count = count if type(count) is int and 0 < count <= MAX_WORDS else MAX_WORDS
-    return [random.getrandbits(32) for _ in range(count)]
-
-
 class HostedContestant:
     """A submission graded from its own host process (see the module's text).
 
@@ -176,7 +166,7 @@ class HostedContestant:
 
     def __init__(self, submission: str | Path, memory_mb: int | None = 2048,
                  hide: Sequence[str | Path] = (), wait: bool = True,
-                 agent_random: str = "own") -> None:
+                 agent_random: str = "shared") -> None:
         text = str(submission)
         is_file = text.endswith(".py") or "/" in text or "\\" in text
         #: a file's absolute path, or a module's name as given

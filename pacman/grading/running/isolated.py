@@ -81,7 +81,7 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
                    limits: HardLimits = DEFAULT_LIMITS, name: str | None = None,
                    on_test: Callable[[str, TestResult], None] | None = None,
                    on_question: Callable[[QuestionResult], None] | None = None,
-                   agent_random: str = "own") -> SubmissionReport:
+                   agent_random: str = "shared") -> SubmissionReport:
     """Grade `submission` (a `.py` file, or None for our agents) on `suite` in worker processes
     under `limits`; `on_test` gets the question's name and each test's result; `agent_random`:
     where an agent test's agent draws (`pacman.cs188.randomness`: "own" or "shared")."""

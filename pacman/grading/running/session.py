@@ -149,7 +149,7 @@ def grade_in_process(suite: Suite, submission: str | Path | ModuleType | None = 
                      name: str | None = None,
                      on_test: Callable[[str, TestResult], None] | None = None,
                      on_question: Callable[[QuestionResult], None] | None = None,
-                     agent_random: str = "own") -> SubmissionReport:
+                     agent_random: str = "shared") -> SubmissionReport:
     """Grade `submission` (a `.py` file, a module or its name, or None for our agents) on
     `suite` in this process, without hard limits; one that cannot be loaded is a report with
     that `error`, as from a worker. `on_test` gets the question's name and each test's result;

@@ -29,13 +29,13 @@ def grade_submission(suite: Suite, submission: str | Path | None = None,
                      limits: HardLimits | None = DEFAULT_LIMITS, name: str | None = None,
                      on_test: Callable[[str, TestResult], None] | None = None,
                      on_question: Callable[[QuestionResult], None] | None = None,
-                     agent_random: str = "own") -> SubmissionReport:
+                     agent_random: str = "shared") -> SubmissionReport:
     """Grade `submission` (a `.py` file, or None for our agents) on `suite`: in worker
     processes under `limits`, or in this process with `limits=None` (no hard limits, for a
     debugger). `on_test` gets the question's name and each test's result as it ends,
     `on_question` each question's; `agent_random` is where an agent test's agent draws its
-    random numbers: "own" (a stream of its own, the default) or "shared" (the ghosts', as
-    the classic grader; see `pacman.cs188.randomness`)."""
+    random numbers: "shared" (the ghosts' stream, as the classic grader: the default) or
+    "own" (a stream of its own; see `pacman.cs188.randomness`)."""
     if limits is None:
         return grade_in_process(suite, submission, name, on_test, on_question, agent_random)
     return grade_isolated(suite, submission, limits, name, on_test, on_question, agent_random)

@@ -31,7 +31,7 @@ def main() -> None:
     if request is None:
         return
     submission = request.get("submission")
-    agent_random = str(request.get("agent_random", "own"))
+    agent_random = str(request.get("agent_random", "shared"))
     contestant: Graded | None = None
     try:
         if submission is not None:  # its code runs only in a host process, which starts
