@@ -14,15 +14,23 @@ the same by name.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pacman.cs188.agent import StudentAgent, build_student_agent
-from pacman.cs188.loader import find_class, load_student_file
-from pacman.cs188.state import CS188GameState
-from pacman.errors import StudentCodeError
+from pacman.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from pacman.cs188.agent import StudentAgent
+    from pacman.cs188.loader import load_student_file
+    from pacman.cs188.state import CS188GameState
+    from pacman.errors import StudentCodeError
 
 __all__ = ["CS188GameState", "StudentAgent", "StudentCodeError", "load_agent",
            "load_student_file"]
+
+# each name is loaded on first use: an agent host imports `pacman.cs188.randomness` alone
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "CS188GameState": "pacman.cs188.state", "StudentAgent": "pacman.cs188.agent",
+    "StudentCodeError": "pacman.errors", "load_student_file": "pacman.cs188.loader"})
 
 
 def load_agent(path: str | Path, class_name: str, index: int = 0,
@@ -30,5 +38,8 @@ def load_agent(path: str | Path, class_name: str, index: int = 0,
     """A classic agent class from a student's file, built as the classic game builds it (the
     settings as strings) and ready for `run_game`: e.g.
     `load_agent("multiAgents.py", "MinimaxAgent", depth=3, evalFn="better")`."""
+    from pacman.cs188.agent import build_student_agent
+    from pacman.cs188.loader import find_class, load_student_file
+
     cls = find_class(load_student_file(path), class_name)
     return build_student_agent(cls, settings, index)
