@@ -25,7 +25,10 @@ __all__ = ["AgentExit", "MoveTimeLimit", "MoveTimer", "guard_process_exit"]
 
 class MoveTimeLimit(BaseException):
     """Raised inside an agent's code when its time is up (a BaseException, so that an agent's
-    `except Exception` does not swallow it)."""
+    `except Exception` does not swallow it). `where`: where the code was, when the agent plays
+    in a host that could say (`pacman.grading.running.stalls`), else ""."""
+
+    where = ""
 
 
 class AgentExit(SystemExit):

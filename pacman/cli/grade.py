@@ -87,11 +87,16 @@ def add_parser(commands: Commands) -> None:
                        help="write Gradescope's results.json format")
     grade.add_argument("--generate-solutions", action="store_true",
                        help="write every test's .solution with the reference agents, then stop")
-    grade.add_argument("--test-timeout", type=positive_float, default=120.0, metavar="S",
-                       help="hard wall-time limit per test (default 120); an agent test "
-                            "may run as long as its classic numGames x maxTime")
-    grade.add_argument("--question-timeout", type=positive_float, default=300.0,
-                       metavar="S", help="hard wall-time limit per question (default 300)")
+    grade.add_argument("--test-timeout", type=positive_float, default=None, metavar="S",
+                       help="hard wall-time limit per test, agent tests included (without it: "
+                            "120 s, and an agent test may run as long as its classic numGames "
+                            "x maxTime, as in CS188)")
+    grade.add_argument("--question-timeout", type=positive_float, default=None, metavar="S",
+                       help="hard wall-time limit per question (without it: 300 s, grown by "
+                            "what its agent tests' classic limits add)")
+    grade.add_argument("--student-timeout", type=positive_float, default=None, metavar="S",
+                       help="hard wall-time limit per submission, every question and restart "
+                            "included (default: none); the questions left are not run")
     grade.add_argument("--memory-mb", type=non_negative_int, default=2048, metavar="MB",
                        help="address-space cap of the graded code, 0 for none (default 2048)")
     grade.add_argument("--in-process", action="store_true",
@@ -104,7 +109,10 @@ def add_parser(commands: Commands) -> None:
                             "can use to steer the random ghosts (other games: points that "
                             "rest on luck may differ from the classic grader's)")
     grade.add_argument("--strict", action="store_true",
-                       help="exit with 1 when any point is lost")
+                       help="exit with 1 when any point is lost, and make a game test whose "
+                            "solution was recorded with another seed, layout or ghosts an "
+                            "error (by default it is graded as the classic grader grades it, "
+                            "with a warning)")
     grade.add_argument("-v", "--verbose", action="store_true",
                        help="print passing tests' messages too")
     grade.add_argument("--explain", default=None, metavar="DIR",
@@ -164,7 +172,7 @@ def _agents(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """`pacman grade`: grade and print; see DESCRIPTION for the exit status."""
     from pacman.grading.cases.suite import find_suite
-    from pacman.grading.running.isolated import HardLimits
+    from pacman.grading.running.isolated import DEFAULT_LIMITS, HardLimits
 
     if args.copy_to:
         return _copy_example(args)
@@ -174,13 +182,33 @@ def run(args: argparse.Namespace) -> int:
     suite.check()  # a broken suite is the teacher's: one line, before any code runs
     if args.generate_solutions:
         return _generate(suite)
-    limits = HardLimits(args.test_timeout, args.question_timeout, args.memory_mb or None)
+    from dataclasses import replace
+
+    from pacman.grading.cases.check import solution_warnings
+
+    for line in solution_warnings(suite):  # the teacher's to fix: said once, before grading
+        print(line, file=sys.stderr, flush=True)
+    suite = replace(suite, strict=args.strict)
+    limits = HardLimits(
+        args.test_timeout or DEFAULT_LIMITS.test_seconds,
+        args.question_timeout or DEFAULT_LIMITS.question_seconds, args.memory_mb or None,
+        hard_test=args.test_timeout is not None, hard_question=args.question_timeout is not None,
+        student_seconds=args.student_timeout)
     if args.submissions:
         if args.explain:
             raise UsageError("--explain writes tree views for one submission, not with "
                              "--submissions")
         return _grade_class(args, suite, limits)
     return _grade_one(args, suite, None if args.in_process else limits)
+
+
+def _duration(seconds: float) -> str:
+    """`45 s`, `12.5 min`, `3.2 h`."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _copy_example(args: argparse.Namespace) -> int:
@@ -336,8 +364,11 @@ def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> 
     check_tests(suite)  # a broken test would be an ERROR in every student's report
     submissions = find_submissions(args.submissions, args.agents_file)
     _warn_without_sandbox()
+    each = limits.worst_case(suite)
+    rounds = -(-len(submissions) // max(1, args.jobs))
     print(f"grading {len(submissions)} submissions in {args.submissions} with {args.jobs} "
-          f"at a time", flush=True)
+          f"at a time: at most {_duration(rounds * each)} in all (each submission at most "
+          f"{_duration(each)} under these limits)", flush=True)
 
     def on_report(report: SubmissionReport) -> None:
         note = f" ({report.error})" if report.error else ""

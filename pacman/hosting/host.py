@@ -48,6 +48,8 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,8 +57,10 @@ from pacman.cs188.randomness import MODULE_FUNCTIONS, agent_stream
 from pacman.hosting.isolation import Channel, child_setup, follow_cpu
 from pacman.rules import Direction
 
-__all__ = ["MAX_LOGGED_CALLS", "main"]
+__all__ = ["MAX_LOGGED_CALLS", "STALL_SIGNAL", "main"]
 
+#: the signal that makes a host write every thread's stack to its output (`faulthandler`)
+STALL_SIGNAL = signal.SIGUSR1
 #: what the host answers per successor call, at most (a run past it reports no calls: the
 #: referee then records the run as failed, which a report could never make better)
 MAX_LOGGED_CALLS = 2_000_000
@@ -439,6 +443,11 @@ def main() -> None:
     line that starts with `{` is JSON. A draw's exchange (`_Words`) uses JSON on the same
     streams, between a request's line and its answer."""
     channel = child_setup()
+    import faulthandler
+
+    # where the code is stuck, on demand (`STALL_SIGNAL`): every thread's stack, written by C
+    # code to the captured output even while the code spins in a loop that never yields
+    faulthandler.register(STALL_SIGNAL, file=sys.stderr, all_threads=True)
     words = _Words(channel)
     for name in MODULE_FUNCTIONS:  # before any code is imported: `from random import`
         setattr(random, name, getattr(words, name))

@@ -52,9 +52,10 @@ _PATH_ENV = "PACMAN_CHILD_PATH"
 _LIFELINE_ENV = "PACMAN_CHILD_LIFELINE"
 # The child starts with the parent's import path (minus folders where a classic `pacman.py`
 # would shadow this package), then runs the module as `python -m` would.
-_BOOTSTRAP = ("import json, os, runpy, sys; sys.path[:] = json.loads(os.environ['"
-              + _PATH_ENV + "']); runpy.run_module(sys.argv[1], run_name='__main__', "
-              "alter_sys=True)")
+# SIGUSR1 (a request for a host's stacks) is ignored until the module has a use for it.
+_BOOTSTRAP = ("import json, os, runpy, signal, sys; signal.signal(signal.SIGUSR1, "
+              "signal.SIG_IGN); sys.path[:] = json.loads(os.environ['" + _PATH_ENV + "']); "
+              "runpy.run_module(sys.argv[1], run_name='__main__', alter_sys=True)")
 
 
 #: how a child that writes what is not a line of the protocol is described
@@ -171,12 +172,14 @@ class Child:
     def __init__(self, module: str, limits: Limits | None = None,
                  env: dict[str, str] | None = None, cwd: str | None = None,
                  private: bool = False, files: Sequence[tuple[str, str]] = (),
-                 view: str = "full", hide: Sequence[str] = ()) -> None:
+                 view: str = "full", hide: Sequence[str] = (),
+                 pass_fds: Sequence[int] = ()) -> None:
         """`private`: the child runs in a sandbox of its own where this machine allows it
         (`pacman.hosting.sandbox`; `self.private` says whether it does), with `files` ((source,
         name) pairs) copied into its working folder and the package seen as `view` (`"game"`
         for a student's code: no agents, registry or grading code) and the folders `hide`
-        out of sight even inside what it sees; `cwd` is then ignored."""
+        out of sight even inside what it sees; `cwd` is then ignored. `pass_fds`: file
+        descriptors the child keeps (not with `private`)."""
         from pacman.hosting import sandbox
 
         self.limits = limits or Limits()
@@ -211,7 +214,8 @@ class Child:
                 self.process = subprocess.Popen(
                     argv, stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE, stderr=output_write, env=environment, cwd=cwd,
-                    start_new_session=True, pass_fds=(lifeline_read,) if self.private else (),
+                    start_new_session=True,
+                    pass_fds=(lifeline_read,) if self.private else tuple(pass_fds),
                     preexec_fn=_death_pact())
         finally:
             os.close(output_write)

@@ -242,6 +242,8 @@ def main() -> None:
     """Run the plan in `sys.argv[1]`."""
     plan = json.loads(sys.argv[1])
     root_user = os.geteuid() == 0
+    # ignored until the host has its own use for it (an ignored signal stays so across exec)
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     try:  # read while the machine's /proc is there
         with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as last:
             plan["cap_last"] = int(last.read())
@@ -270,6 +272,8 @@ def main() -> None:
         os._exit(FAILED)
     for fd in (0, 1):  # the channel is the child's: its end shows when the child ends
         os.close(fd)
+    # a referee's request for the host's stacks (its `faulthandler`), passed on to it
+    signal.signal(signal.SIGUSR1, lambda number, frame: os.kill(pid, signal.SIGUSR1))
     while True:
         try:
             _, status = os.waitpid(pid, 0)

@@ -202,10 +202,26 @@ def test_ctrl_c_at_any_moment_is_one_line_and_the_store_stays_whole(
 
 
 def test_ctrl_c_while_the_command_is_still_importing_is_one_line(tmp_path: Path) -> None:
+    # Sent while the command imports, once our package's first lines have run (here a
+    # `sitecustomize` hook says when the import of `pacman.cli` starts). Before those lines,
+    # the start-up is Python's own (its `site`, `runpy` for `python -m`, the console script's
+    # first imports): a Ctrl-C there is Python's "Fatal Python error: init_import_site" or
+    # traceback, exit 1, before any code of ours can run.
+    started = tmp_path / "importing"
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _Hook:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'pacman.cli':\n"
+        f"            open({str(started)!r}, 'w').close()\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Hook())\n", encoding="utf-8")
     batch = subprocess.Popen(batch_command(tmp_path / "r.db", "-p", "random", "-n", "1"),
                              env=environment(tmp_path), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(0.05)
+    while not started.exists():
+        assert batch.poll() is None, batch.communicate()
+        time.sleep(0.001)
     os.killpg(batch.pid, signal.SIGINT)
     _, err = batch.communicate(timeout=60)
     assert batch.returncode == 130 and len(err.splitlines()) == 1, err

@@ -114,12 +114,13 @@ def test_an_agent_that_swallows_interrupts_still_times_out_on_the_referees_clock
     root = suite(tmp_path, games=2, max_time=0.1)
     student = tmp_path / "multiAgents.py"
     student.write_text(STUBBORN_STUDENT, encoding="utf-8")
+    # the hard limit (60 s, loading included) is far off: a test it ended would say "over the
+    # time limit"; the two moves are stopped at 0.1 s each, by the referee's clock
     report = grade_isolated(find_suite([root]), student,
-                            HardLimits(test_seconds=1.0, question_seconds=30.0))
+                            HardLimits(test_seconds=60.0, question_seconds=120.0))
     (test,) = report.questions[0].tests
     assert test.messages[0] == ("ReflexAgent on testClassic: won 0 of 2 games, average score 0, "
                                 "2 timed out"), test.messages
     assert "0 games not timed out (fail: below minimum value 2)" in test.messages
     assert test.points == report.questions[0].points == 0
-    assert test.seconds < 5.0  # two moves stopped at 0.1 s each, not the 5.25 s hard limit
 

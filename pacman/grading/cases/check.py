@@ -47,6 +47,36 @@ def check_test(path: Path) -> None:
     loader(path, test)
 
 
+def solution_warnings(suite: Suite) -> list[str]:
+    """One line for each game test of `suite` whose solution was not recorded with its layout,
+    seed and ghosts (`game_case.mismatch`), which is graded as the classic grader grades it.
+
+    Args:
+        suite: a suite that passed `Suite.check`.
+
+    Returns:
+        The warning lines, in test order (a test that cannot be read has none here: its
+        grading says what is wrong).
+    """
+    from pacman.grading.running.session import relative_name
+
+    warnings = []
+    for path in suite.tests:
+        try:
+            test = parse_file(path)
+            kind = test.get("class")
+            if kind is None or kind.value != game_case.CLASS or test.disabled:
+                continue
+            spec, steps = game_case.load(path, test)
+        except TestCaseError:
+            continue
+        wrong = game_case.mismatch(spec, steps)
+        if wrong:
+            warnings.append(game_case.mismatch_warning(relative_name(suite, path), wrong,
+                                                       suite.root))
+    return warnings
+
+
 def check_tests(suite: Suite) -> None:
     """Check every test of `suite` before any is run.
 

@@ -64,6 +64,9 @@ class Suite:
     chosen_tests: bool = False
     #: the paths the suite was found from (a grading worker finds it again from them)
     paths: tuple[str, ...] = ()
+    #: a game test whose solution does not match it is an error, not graded as the classic
+    #: grader grades it (`pacman grade --strict`)
+    strict: bool = False
 
     @property
     def max_points(self) -> int:

@@ -73,9 +73,10 @@ def _play(layout: Layout, agents: Sequence[Any], time_limit_seconds: float | Non
                 result = method(state)
             finally:
                 timer.disarm()
-        except MoveTimeLimit:
+        except MoveTimeLimit as stopped:
+            where = f" ({stopped.where})" if stopped.where else ""
             return None, ClassicGame(state, moves, timed_out=True, crashed=True,
-                                     fault_agent=index, fault=_over(limit, index))
+                                     fault_agent=index, fault=_over(limit, index) + where)
         except BaseException as error:
             if is_user_interrupt(error):
                 raise

@@ -36,7 +36,8 @@ from pacman.grading.cases.parser import TreeCase
 from pacman.grading.running.tree_run import AgentRun, TreeAgentStandIn
 from pacman.hosting.agent_host import UnreadableAction, serve_words
 from pacman.hosting.isolation import Child, ChildDied, Limits, printable
-from pacman.hosting.sandbox import GAME_VIEW, Carried
+from pacman.hosting.sandbox import GAME_VIEW, WORKDIR, Carried
+from pacman.limits import MoveTimeLimit
 from pacman.state import GameState
 
 __all__ = ["HostedContestant", "StudentFault", "describe"]
@@ -74,8 +75,9 @@ class _Host:
         """Start the host and send it the submission to load; `loaded()` waits for it (so the
         caller's own start-up runs meanwhile). In a sandbox, the host has a copy of the
         submission's Python files (`Carried`) and nothing else of the folder."""
-        carried = Carried()
+        carried = self.carried = Carried()
         inside = carried.carry(submission)
+        self.folder = folder
         self.child = Child(HOST, Limits(memory_mb=memory_mb), cwd=str(folder), private=True,
                            files=carried.pairs(), view=HOST_VIEW, hide=hide)
         if self.child.private:
@@ -137,7 +139,9 @@ class _Host:
         except ChildDied as died:
             raise StudentFault(f"HostDied: the agent's process died ({died.reason})",
                                died.reason) from None
-        except BaseException:  # a time limit interrupted the wait: the host is still busy
+        except BaseException as stopped:  # a time limit interrupted the wait: still busy
+            if isinstance(stopped, MoveTimeLimit):  # say where the code was, for the report
+                stopped.where = self.where_stuck()
             child.kill()
             raise
         self.busy = False
@@ -148,6 +152,30 @@ class _Host:
     @property
     def alive(self) -> bool:
         return not self.busy and self.child.process.poll() is None
+
+    def where_stuck(self) -> str:
+        """Where the student's code is now (`stalls.where_stuck`): "" for a host that has
+        ended, or one whose stacks show none of the student's frames."""
+        if self.child.process.poll() is not None:
+            return ""
+        from pacman.grading.running.stalls import where_stuck
+
+        return where_stuck(self.child.process.pid, lambda: self.child.output,
+                           self._student_file)
+
+    def _student_file(self, path: str) -> Path | None:
+        """The student's own file that a path of the host's names, or None."""
+        if self.child.private:
+            if not path.startswith(f"{WORKDIR}/"):
+                return None
+            source = self.carried.source(path)
+            return None if source == path else Path(source)
+        candidate = Path(path)
+        try:
+            candidate.resolve().relative_to(self.folder.resolve())
+        except (ValueError, OSError):
+            return None
+        return candidate if candidate.suffix == ".py" else None
 
     def close(self) -> str:
         self.child.kill()
@@ -201,6 +229,10 @@ class HostedContestant:
     def module_name(self) -> str:
         """The submission's file name (or module name)."""
         return Path(self.spec).name
+
+    def where_stuck(self) -> str:
+        """Where the submission's code is now, if its host is busy (see `_Host.where_stuck`)."""
+        return "" if self._host is None else self._host.where_stuck()
 
     def host(self) -> _Host:
         """The live host, a fresh one (the submission loaded again) after a death."""

@@ -65,7 +65,7 @@ def run_test(suite: Suite, path: Path, contestant: Graded) -> TestResult:
         elif kind.value == tree_case.CLASS:
             result = tree_case.run(path, test, contestant, relative, suite.classic)
         elif kind.value == game_case.CLASS:
-            result = game_case.run(path, test, contestant, relative)
+            result = game_case.run(path, test, contestant, relative, suite.strict)
         elif kind.value == eval_case.CLASS:
             result = eval_case.run(path, test, contestant, relative)
         else:

@@ -12,8 +12,13 @@ parent keeps what was sent.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from pacman.errors import GradingError, SuiteError
 from pacman.grading.cases.suite import Question, find_suite
@@ -21,7 +26,8 @@ from pacman.grading.reports.results import QuestionResult, TestResult
 from pacman.grading.running.contestant import Contestant, Graded
 from pacman.grading.running.hosted import HostedContestant
 from pacman.grading.running.session import grade_suite, relative_name
-from pacman.hosting.isolation import child_setup
+from pacman.grading.running.stalls import STALL_FD_ENV
+from pacman.hosting.isolation import child_setup, printable
 
 
 def main() -> None:
@@ -30,6 +36,8 @@ def main() -> None:
     request = channel.receive()
     if request is None:
         return
+    hosted: list[HostedContestant] = []
+    _answer_stall_requests(hosted)
     submission = request.get("submission")
     agent_random = str(request.get("agent_random", "shared"))
     contestant: Graded | None = None
@@ -40,10 +48,12 @@ def main() -> None:
             contestant = HostedContestant(submission, request.get("memory_mb"),
                                           hide=suite_folders(request["paths"]), wait=False,
                                           agent_random=agent_random)
+            hosted.append(contestant)
         try:
             suite = find_suite(request["paths"])
             if request.get("questions"):
                 suite = suite.select(request["questions"])
+            suite = replace(suite, strict=bool(request.get("strict")))
         except SuiteError as error:  # the suite changed under us: say so, do not crash
             channel.send({"event": "load_failed", "error": f"the test suite: {error}"})
             return
@@ -80,6 +90,22 @@ def main() -> None:
             sys.stdout.write(printed)
             sys.stdout.flush()
     channel.send({"event": "done"})
+
+
+def _answer_stall_requests(hosted: list[HostedContestant]) -> None:
+    """On `SIGUSR1` from the parent (about to stop this worker at a hard limit), write where
+    the submission's code is (`stalls.where_stuck`) as one line to the parent's pipe."""
+    text = os.environ.get(STALL_FD_ENV)
+    if not text or not text.isdigit():
+        return
+    fd = int(text)
+
+    def answer(number: int, frame: Any) -> None:
+        where = hosted[0].where_stuck() if hosted else ""
+        with contextlib.suppress(OSError):
+            os.write(fd, (printable(where).replace("\n", " ")[:2000] + "\n").encode())
+
+    signal.signal(signal.SIGUSR1, answer)
 
 
 def suite_folders(paths: list[str]) -> list[str]:
