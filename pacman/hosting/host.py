@@ -265,7 +265,9 @@ class _Host:
         return {"built": True}
 
     def _register(self, fields: Any) -> dict[str, Any]:
-        self.agent.register_initial_state(self.origin.recreate(fields))
+        register = getattr(self.agent, "register_initial_state", None)
+        if callable(register):  # optional, as in the referee's process (`CountingAgent`)
+            register(self.origin.recreate(fields))
         return {"done": True}
 
     def _move(self, fields: Any) -> dict[str, Any]:

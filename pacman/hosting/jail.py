@@ -139,6 +139,8 @@ def _build(plan: dict[str, Any], root_user: bool) -> None:
         except OSError:  # a link, a file gone: not copied
             continue
     devices = [(os.open(f"/dev/{name}", os.O_PATH | os.O_CLOEXEC), name) for name in DEVICES]
+    reveals = [(os.open(source, os.O_PATH | os.O_CLOEXEC), target)
+               for source, target in plan.get("reveal", ()) if os.path.isfile(source)]
     _mount("tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0755")
     stage = STAGE
     # the private /tmp first: a bind below /tmp (a virtual environment there) goes on top of it
@@ -151,10 +153,16 @@ def _build(plan: dict[str, Any], root_user: bool) -> None:
     for fd, target, folder in binds:
         _bind_read_only(fd, stage + target, folder)
         os.close(fd)
-    for target in plan["hide"]:  # folders: an empty read-only tmpfs over each one there
-        path = stage + target
+    for target in plan["hide"]:  # folders: an empty read-only tmpfs over each one there,
+        path = stage + target  # with the files of it the host may see bound back in
         if os.path.isdir(path):
-            _mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k")
+            _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0755")
+            for fd, shown in reveals:
+                if os.path.dirname(shown) == target:
+                    _bind_read_only(fd, stage + shown, False)
+            _mount(None, path, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    for fd, _ in reveals:
+        os.close(fd)
     owner = (plan["uid"], plan["gid"]) if root_user else None
     work = stage + plan["work"]["path"]
     os.makedirs(work, mode=0o755, exist_ok=True)

@@ -38,6 +38,10 @@ LIBDIR = f"{WORKDIR}/{LIB}"
 #: applications): what it may import of the package is the game and the CS188 stand-ins
 HIDDEN_FOR_GAME = ("agents", "grading", "experiments", "cli", "demos", "envs", "web", "display",
                    "replay")
+#: the files of those folders it does see: what a class in this project's API builds on (the
+#: agent base class and its settings), none of the project's agents or searches
+SHOWN_FOR_GAME = ("agents/__init__.py", "agents/base.py", "agents/settings.py",
+                  "agents/search_core.py")
 GAME_VIEW, FULL_VIEW = "game", "full"
 #: processes and threads a host may run at once
 PROCESSES = 64
@@ -321,13 +325,15 @@ def plan(module_argv: Sequence[str], files: Sequence[tuple[str, str]],
     if not inside:
         binds.append([package, package])
     hidden = [f"{package}/{name}" for name in HIDDEN_FOR_GAME] if view == GAME_VIEW else []
+    shown = [[f"{package}/{name}", f"{package}/{name}"] for name in SHOWN_FOR_GAME] if (
+        view == GAME_VIEW) else []
     visible = [target for _, target in binds]
     for folder in (os.path.realpath(f) for f in hide):
         if any(folder == v or folder.startswith(v.rstrip("/") + "/") for v in visible):
             hidden.append(folder)
     uid = _UID_BASE + secrets.randbelow(_UID_SPAN)
     return {"argv": list(module_argv),
-            "binds": binds, "links": links, "hide": hidden,
+            "binds": binds, "links": links, "hide": hidden, "reveal": shown,
             "work": {"path": WORKDIR, "files": [list(pair) for pair in files], "mb": WORK_MB},
             "tmp_mb": TMP_MB, "uid": uid, "gid": uid, "keep_fds": list(keep_fds),
             "limits": {"NPROC": PROCESSES, "FSIZE": FILE_MB << 20, "NOFILE": OPEN_FILES,

@@ -146,3 +146,56 @@ def _host_cgroups() -> set[str]:
     for folder, _ in sandbox._cgroup_bases().values():
         found |= {str(p) for p in Path(folder).glob("host-*")}
     return found
+
+
+OUR_API = '''
+from pacman.agents.base import BaseAgent
+
+
+def score(state):
+    return state.score
+
+
+class MinimaxAgent(BaseAgent):
+    """Minimax in this project's API, written from scratch on the agent base class."""
+
+    def __init__(self, depth=2, evaluation=None, index=0):
+        self.depth, self.evaluation, self.index = int(depth), evaluation or score, index
+
+    def get_action(self, state):
+        n = state.num_agents
+
+        def value(s, agent, depth):
+            if s.is_win() or s.is_lose() or depth == self.depth:
+                return self.evaluation(s)
+            following = (agent + 1) % n
+            deeper = depth + 1 if following == 0 else depth
+            values = [value(s.successor(agent, a), following, deeper)
+                      for a in s.legal_actions(agent)]
+            return max(values) if agent == 0 else min(values)
+
+        return max(state.legal_actions(0), key=lambda a: value(state.successor(0, a), 1, 0))
+'''
+
+
+@pytest.mark.parametrize("where", [[], ["--in-process"]])
+def test_a_class_in_our_api_on_the_agent_base_class_is_graded_alike_in_its_host(
+        tmp_path: Path, where: list[str]) -> None:
+    """A student's host sees the agent base class (not the project's agents): a minimax of
+    this project's API built on it gets the same points there as in the grader's process."""
+    (tmp_path / "ours.py").write_text(OUR_API, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pacman", "grade", "--example", "-q", "q2",
+                           "--agents", "ours.py", *where], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert "Total: 5/5" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+@pytest.mark.skipif(not sandbox.available(),
+                    reason=f"no sandbox on this machine: {sandbox.limitation()}")
+def test_the_project_agents_are_not_importable_in_a_students_host(tmp_path: Path) -> None:
+    (tmp_path / "cheat.py").write_text("from pacman.agents import MinimaxAgent\n")
+    done = subprocess.run([sys.executable, "-m", "pacman", "grade", "--example", "-q", "q2",
+                           "--agents", "cheat.py"], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert ("ModuleNotFoundError: No module named 'pacman.agents.pacman_agents'"
+            in done.stdout + done.stderr)
