@@ -8,7 +8,9 @@ tests/cs188/classroom.py (correct ones, buggy ones, and every kind of misbehavin
 5 s per test and 10 s per question as limits). The hostile class is the same 30 with 8 of the
 correct students replaced by cheaters of tests/cs188/cheaters.py (kills of the parent, the
 group, every process and the ancestors, an exit, a fork that kills, a patched grader, a reader
-of the solutions), graded with a teacher's `--test-timeout 15`.
+of the solutions), graded with a teacher's `--test-timeout 15 --question-timeout 60`; the
+stalled class is the same 30 with 8 students stuck in endless loops, sleeps, signal-deaf loops
+and busy threads (tests/cs188/stalls.py), under the same limits.
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ sys.path.insert(0, str(REPO / "tests" / "cs188"))
 
 from cheaters import cheaters  # noqa: E402
 from classroom import CORRECT, SUITE, build_class  # noqa: E402
+from stalls import stalled  # noqa: E402
 
+#: the stalls that replace eight correct students in the stalled class (tests/cs188/stalls.py)
+STALLED = (("loop", "ReflexAgent.getAction"), ("loop", "ExpectimaxAgent.getAction"),
+           ("sleep", "MinimaxAgent.getAction"), ("deaf_loop", "AlphaBetaAgent.getAction"),
+           ("busy_threads", "betterEvaluationFunction"), ("loop", "import"),
+           ("sleep", "registerInitialState"), ("deaf_loop", "evaluationFunction"))
 #: the cheaters that replace eight correct students in the hostile class
 HOSTILE = ("kills_parent_at_import", "kills_group_at_import", "kills_everyone_at_import",
            "kills_ancestors_in_get_action", "exits_in_get_action", "forks_in_get_action",
@@ -72,10 +80,18 @@ def main() -> None:
         for number, name in enumerate(HOSTILE, start=1):
             (folder / f"student{number:02d}" / "multiAgents.py").write_text(code[name],
                                                                            encoding="utf-8")
+        limits = ["--test-timeout", "15", "--question-timeout", "60"]
         times = [timed(["grade", str(SUITE), "--submissions", str(folder), "-j",
-                        str(args.jobs), "--test-timeout", "15",
+                        str(args.jobs), *limits,
                         "-o", str(Path(scratch) / f"hostile{i}")]) for i in range(args.repeat)]
-        report(f"30 with 8 hostile, -j {args.jobs}, --test-timeout 15", times)
+        report(f"30 with 8 hostile, -j {args.jobs}, {' '.join(limits)}", times)
+        for number, (kind, place) in enumerate(STALLED, start=1):
+            (folder / f"student{number:02d}" / "multiAgents.py").write_text(
+                stalled(kind, place), encoding="utf-8")
+        times = [timed(["grade", str(SUITE), "--submissions", str(folder), "-j",
+                        str(args.jobs), *limits,
+                        "-o", str(Path(scratch) / f"stalled{i}")]) for i in range(args.repeat)]
+        report(f"30 with 8 stalled, -j {args.jobs}, {' '.join(limits)}", times)
 
 
 if __name__ == "__main__":
