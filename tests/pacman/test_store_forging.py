@@ -10,9 +10,11 @@ batch can play it) is tampering: the batch says so and stores the game it played
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,14 +85,43 @@ def _rows(path: Path) -> list[tuple[object, ...]]:
                           "ORDER BY game_index").fetchall()
 
 
+NOBODY = 65534
+
+
+def _nobody_can_run_python() -> bool:
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return False
+    real = os.path.realpath(sys.executable)
+    done = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+                           "--clear-groups", "/bin/sh", "-c",
+                           f'test -x "{real}" && exec "{sys.executable}" -c "import pacman"'],
+                          capture_output=True, timeout=60, cwd="/")
+    return done.returncode == 0
+
+
+USERS = ["as-this-user", pytest.param("as-nobody", marks=pytest.mark.skipif(
+    not _nobody_can_run_python(), reason="no unprivileged user here can run this Python"))]
+
+
 @pytest.mark.skipif(not sandbox.available(),
                     reason=f"no sandbox on this machine: {sandbox.limitation()}")
-def test_a_hosted_forger_finds_no_store_and_the_games_are_stored_as_played(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize("user", USERS)
+def test_a_hosted_forger_finds_no_store_and_the_games_are_stored_as_played(user: str) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="pacman-forger-"))  # one any user may enter
+    try:
+        _forge_and_compare(folder, [] if user == "as-this-user" else [
+            "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _forge_and_compare(tmp_path: Path, prefix: list[str]) -> None:
+    tmp_path.chmod(0o777)
     store, honest = tmp_path / "results.db", tmp_path / "honest.db"
     (tmp_path / "forger.py").write_text(FORGER)
-    command = [sys.executable, "-m", "pacman", "batch", "-p", "forger.py:Forger", "-l",
-               "testClassic", "-n", "4", "--max-moves", "40", "-j", "1", "-o"]
+    (tmp_path / "forger.py").chmod(0o644)
+    command = [*prefix, sys.executable, "-m", "pacman", "batch", "-p", "forger.py:Forger",
+               "-l", "testClassic", "-n", "4", "--max-moves", "40", "-j", "1", "-o"]
     for path, target in ((store, store), (honest, tmp_path / "none.db")):
         done = subprocess.run([*command, str(path)], capture_output=True, text=True,
                               timeout=300, cwd=tmp_path,
