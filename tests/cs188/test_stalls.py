@@ -60,3 +60,24 @@ def test_each_stalled_copy_loses_only_its_questions_and_says_where_it_was_stuck(
 @pytest.mark.slow
 def test_the_whole_stall_matrix(tmp_path: Path) -> None:
     _grade_class(tmp_path, [(kind, place) for kind in KINDS for place in PLACES])
+
+
+def test_a_student_limit_stops_the_submission_and_leaves_the_rest_not_run(
+        tmp_path: Path) -> None:
+    """--student-timeout caps a whole submission: the question running at the limit is
+    stopped (and says where), and the questions after it are not run."""
+    student = tmp_path / "multiAgents.py"
+    text = stalled("loop", "MinimaxAgent.getAction")
+    student.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pacman", "grade", str(SUITE), "--agents", str(student),
+         "--test-timeout", "600", "--student-timeout", "8"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    out = done.stdout
+    assert "Question q1: 4/4" in out and "Question q2: 0/5" in out, out[-3000:]
+    assert "over the time limit of 8s per student; stuck at multiAgents.py:" in out
+    named = {int(n) for n in re.findall(r"stuck at multiAgents\.py:(\d+)", out)}
+    assert named & stall_lines(text)
+    for question in ("q3", "q4", "q5"):
+        assert f"Question {question}: 0/" in out
+    assert "not run: over the time limit of 8s per student" in out
