@@ -192,7 +192,11 @@ def classic_agent_file(class_name: str, folder: str | Path = ".") -> Path | None
 
 def resolve_name(name: str, role: str, agents_file: str | Path | None = None) -> str:
     """The agent name `make_agent` reads: with an agents file, a plain name of a class that file
-    defines becomes `/abs/path/file.py:Class`; a file path in `file.py:Class` becomes absolute."""
+    defines becomes `/abs/path/file.py:Class`; a file path in `file.py:Class` becomes absolute.
+    Without one, a class name that a `*gents.py` file of the current folder defines (spelled
+    exactly, `MinimaxAgent`) is that file's class, as the classic `pacman.py -p MinimaxAgent`
+    plays it, even where a built-in agent has the same class name; the built-in agents keep
+    their short names (`minimax`)."""
     if agents_file is not None and name.isidentifier():
         student = _load_file(agents_file)
         defined = getattr(student.module, name, None)
@@ -203,7 +207,8 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
     path = code_file(target) if sep and target else None
     if path is not None:
         return f"{path.expanduser().resolve()}:{class_name}"
-    if not sep and registered(name, role) is None:
+    entry = registered(name, role) if not sep else None
+    if not sep and (entry is None or name != entry.short):
         found = classic_agent_file(name)
         if found is not None:
             return f"{found.resolve()}:{name}"

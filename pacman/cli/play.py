@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pacman.cli.options import (
@@ -124,15 +125,20 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("--record-dir", metavar="DIR", default=None,
                       help="save every game as DIR/game-NNN-seed-S.json")
 
-def shadowing_file(resolved: str, given: str) -> str | None:
-    """The `*gents.py` file in the current folder that defines a class of the same name as the
-    built-in agent `given` resolved to (a student who forgot --agents), else None."""
-    from pacman.agents.registry import classic_agent_file
+def student_class_note(resolved: str, given: str, role: str) -> str | None:
+    """The one line saying that `given`, the class name of a built-in agent too, is the class
+    of a `*gents.py` file of the current folder (`resolve_name`, as the classic `pacman.py`
+    plays it), else None."""
+    from pacman.agents.registry import registered
 
-    if resolved != given or ":" in given:
+    if ":" in given or ":" not in resolved:
         return None
-    found = classic_agent_file(given)
-    return found.name if found is not None else None
+    entry = registered(given, role)
+    if entry is None:
+        return None
+    file = Path(resolved.rpartition(":")[0]).name
+    return (f"pacman: note: {given} is {file}'s class here, as python pacman.py plays it "
+            f"(the built-in one is -{'p' if role == 'pacman' else 'g'} {entry.short})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -233,11 +239,11 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
         built = build_agents(game_of(0), args.isolation)
     else:
         watched.check(game_of(0))
-    for name, given in ((pacman_name, args.pacman), (ghost_name, args.ghosts)):
-        shadow = shadowing_file(name, given)
-        if shadow:
-            print(f"pacman: note: using the built-in {given}; {shadow} here defines one too "
-                  f"(add --agents {shadow} to play that one)", file=sys.stderr)
+    for name, given, role in ((pacman_name, args.pacman, "pacman"),
+                              (ghost_name, args.ghosts, "ghost")):
+        note = student_class_note(name, given, role)
+        if note:
+            print(note, file=sys.stderr)
     if layout.unknown_characters:  # notes once the command is known to be good
         print(f"pacman: note: {layout.name}: {' '.join(map(repr, layout.unknown_characters))} "
               "read as empty floor, as the classic loader does", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -195,13 +196,29 @@ def test_classic_spellings_and_the_classic_call_without_a_subcommand(
     assert "catchExceptions is always on" in err
 
 
-def test_a_builtin_name_shadowed_by_a_student_file_gets_a_note(
+def test_a_class_name_in_a_cs188_folder_plays_the_students_class_as_pacman_py_does(
         cs188_folder: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
+    """`-p MinimaxAgent` in a folder with a student `multiAgents.py` plays the student's class
+    (its moves equal `--agents multiAgents.py`'s), with one line saying so; `-p minimax` is
+    still the built-in one."""
     monkeypatch.chdir(cs188_folder)
-    assert main(["play", "-p", "MinimaxAgent", "-l", "testClassic", "-q", "--seed", "1"]) == 0
-    err = capsys.readouterr().err
-    assert "using the built-in MinimaxAgent" in err and "--agents multiAgents.py" in err
+    common = ["-l", "testClassic", "-q", "-n", "1", "--seed", "1"]
+    games = {}
+    for name, extra in (("habit", []), ("agents", ["--agents", "multiAgents.py"]),
+                        ("builtin", [])):
+        record = cs188_folder / f"{name}.json"
+        pacman = "minimax" if name == "builtin" else "MinimaxAgent"
+        assert main(["play", "-p", pacman, *extra, *common, "--record", str(record)]) == 0
+        games[name] = json.loads(record.read_text())
+        err = capsys.readouterr().err
+        if name == "habit":
+            assert err.strip().splitlines() == [
+                "pacman: note: MinimaxAgent is multiAgents.py's class here, as python pacman.py "
+                "plays it (the built-in one is -p minimax)"], err
+    assert games["habit"]["actions"] == games["agents"]["actions"]
+    assert games["habit"]["agents"] == games["agents"]["agents"]
+    assert games["builtin"]["agents"] != games["habit"]["agents"]
 
 
 def test_a_class_only_a_student_file_has_is_found_like_the_classic_pacman_py(
