@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from pacman.cli.options import positive_int
 from pacman.errors import UsageError
 
 if TYPE_CHECKING:
     from pacman.cli.options import Commands
+    from pacman.experiments.headline import LayoutTable
 
 #: `pacman.experiments.headline.LAYOUTS`, `MIRRORED`, `EVALUATION` and `PACMAN_SETTINGS`, for
 #: the help text.
@@ -54,6 +56,10 @@ def add_parser(commands: Commands) -> None:
                                   f"{DEFAULT_SETTINGS}, e.g. tie_break=first,repetition=0 "
                                   "for the classic searches (depth and evaluation stay the "
                                   "experiment's)")
+    assumptions.add_argument("--details", action="store_true",
+                             help="print every layout's table and every matchup's figures "
+                                  "(without it: the first layout's table and a verdict per "
+                                  "layout)")
     assumptions.add_argument("--symmetries", action="store_true",
                              help="play every layout under the eight symmetries of the grid "
                                   "(NAME, NAME@rot90, ..., NAME@flip-rot270: the same maze "
@@ -92,27 +98,61 @@ def run(args: argparse.Namespace) -> int:
         return 130
     if args.symmetries:  # a line per layout, and the tables of the images that fail
         print(experiments.format_symmetries(tables, args.evaluation.strip(), extra))
-    else:
+    elif args.details:
         print(experiments.format_report(tables, args.evaluation.strip(), extra))
+    else:
+        print(_first_table(tables, args, experiments))
     print()
     print(f"{result.stored} games played now, {result.already} were already in {result.path}"
           + (f" ({result.elapsed:.1f}s)" if result.stored else "") + ".")
-    failing = experiments.failing_layouts(tables)
-    if failing:
-        print("The lecture's pattern does not hold on "
-              + ", ".join(table.layout for table in failing) + " (see each layout above).")
-        if args.games < FEW_GAMES:
-            print(f"With {args.games} game{'s' if args.games != 1 else ''} per cell one game "
-                  f"moves a win rate by {1 / args.games:.0%}: the check is meant for "
-                  "--games 100.")
-    else:
-        mirrored = sorted({experiments.family(table) for table in tables
-                           if "@" in table.layout})
-        where = ("on every layout and every mirror image of it" if args.symmetries else
-                 f"on every layout, and on every mirror image of {' and '.join(mirrored)}"
-                 if mirrored else
-                 "on every layout" if len(tables) > 1 else f"on {tables[0].layout}")
-        print(f"The lecture's pattern holds {where}: Minimax wins against both ghosts; "
-              "Expectimax wins against the random ghost, and faster, but loses to the "
-              "adversarial one.")
+    print()
+    for line in verdict_lines(tables):
+        print(line)
+    if experiments.failing_layouts(tables) and args.games < FEW_GAMES:
+        print(f"With {args.games} game{'s' if args.games != 1 else ''} per cell one game moves "
+              f"a win rate by {1 / args.games:.0%}: the check is meant for --games 100.")
+    if not args.details and not args.symmetries:
+        print(f"Every layout's table and figures: the same command with --details (the games "
+              f"are stored in {result.path}: it prints at once).")
     return 0
+
+
+#: the lecture's pattern, in plain words
+PATTERN = ("Minimax Pacman wins against both ghosts; Expectimax Pacman wins against the "
+           "random ghost, and faster, but loses to the adversarial one.")
+
+
+def _first_table(tables: Sequence[LayoutTable], args: argparse.Namespace, experiments: Any,
+                 ) -> str:
+    """The run in one sentence and the first layout's table."""
+    games = max((cell.games for table in tables for cell in table.cells), default=0)
+    groups = experiments.families(tables)
+    images = len(tables) - len(groups)
+    first = tables[0]
+    ghosts = f"{first.ghosts} ghost{'s' if first.ghosts != 1 else ''}"
+    return (f"Assumptions vs. Reality: Minimax and Expectimax Pacman (depth "
+            f"{experiments.DEPTH}, the {args.evaluation.strip()} evaluation) against an "
+            f"adversarial and a random ghost, {games} games per cell on {len(groups)} "
+            f"layout{'s' if len(groups) != 1 else ''}"
+            + (f" and {images} turned and mirrored images" if images else "") + ".\n\n"
+            f"Layout {first.layout} ({ghosts}):\n\n" + "\n".join(
+                line for line in experiments.format_table(first.cells).split("\n")
+                if line.startswith("|")))
+
+
+def verdict_lines(tables: Sequence[LayoutTable]) -> list[str]:
+    """The lecture's pattern in plain words, then one line per layout (its turned and mirrored
+    images with it): whether the pattern holds there, and if not, the first reason why."""
+    from pacman.experiments import headline as experiments
+
+    lines = [f"The lecture's pattern: {PATTERN}"]
+    for name, group in experiments.families(tables).items():
+        failed = [table for table in group if table.failures()]
+        images = f" and its {len(group) - 1} images" if len(group) > 1 else ""
+        if not failed:
+            lines.append(f"- {name}{images}: holds")
+            continue
+        where = (f" on {len(failed)} of its {len(group)} images (first {failed[0].layout})"
+                 if len(group) > 1 else "")
+        lines.append(f"- {name}: does not hold{where}: {failed[0].failures()[0]}")
+    return lines

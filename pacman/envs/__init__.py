@@ -14,7 +14,7 @@ except ImportError as _error:  # pragma: no cover - exercised in a subprocess by
     raise ImportError(f"pacman.envs needs the envs extra ({_error.name} is missing): "
                       "pip install 'pacman-adversarial[envs]'") from None
 
-from pacman.envs.common import ACTIONS, NUM_CHANNELS
+from pacman.envs.common import ACTIONS, NUM_CHANNELS, HeadlessWindowWarning
 
 ENV_ID = "pacman/Pacman-v0"
 
@@ -24,5 +24,5 @@ if ENV_ID not in gymnasium.registry:
 from pacman.envs.gym_env import PacmanEnv  # noqa: E402
 from pacman.envs.pz_env import PacmanAECEnv, PacmanParallelEnv, env, parallel_env  # noqa: E402
 
-__all__ = ["ACTIONS", "ENV_ID", "NUM_CHANNELS", "PacmanAECEnv", "PacmanEnv", "PacmanParallelEnv",
-           "env", "parallel_env"]
+__all__ = ["ACTIONS", "ENV_ID", "NUM_CHANNELS", "HeadlessWindowWarning", "PacmanAECEnv",
+           "PacmanEnv", "PacmanParallelEnv", "env", "parallel_env"]

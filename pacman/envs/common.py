@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import reprlib
+import warnings
 from collections.abc import Mapping, Sequence
 from numbers import Real
 from typing import Any
@@ -298,12 +299,18 @@ class GridEncoder:
         return grid
 
 
+class HeadlessWindowWarning(UserWarning):
+    """`render_mode="human"` found no display: the env plays on, its window drawn nowhere."""
+
+
 class Screen:
     """The rendering of one env: "rgb_array" frames and the "human" pygame window.
 
-    The window raises `WindowUnavailable` (a RuntimeError) without a display; a dummy SDL video
-    driver (`SDL_VIDEODRIVER=dummy`) is honoured: the frames are drawn where nobody sees them.
-    Closing the window stops the drawing, not the episode.
+    The window opens at the first `start` (an env's first `reset`). Where no window can be
+    shown (no `DISPLAY`/`WAYLAND_DISPLAY`, or SDL cannot start its video) it is drawn where
+    nobody sees it, as with `SDL_VIDEODRIVER=dummy`, after a `HeadlessWindowWarning` (see
+    `_open_window` for why this is not an error). A dummy SDL video driver set by the user is
+    honoured without a warning. Closing the window stops the drawing, not the episode.
     """
 
     def __init__(self, layout: Layout, zoom: float, fps: float) -> None:
@@ -329,12 +336,51 @@ class Screen:
         """Show a new game in the window (opened on first use)."""
         if self.closed_by_user:
             return
-        from pacman.display.window import open_window
-
         if self._window is None:
-            self._window = open_window(frame_time=1 / self.fps, zoom=self.zoom, end_wait=0,
-                                       allow_dummy=True)
+            self._window = self._open_window()
         self._guarded(lambda: self._window.start(state, tuple(names)))
+
+    def _open_window(self) -> Any:
+        """The pygame window, or where none can be shown, one drawn nowhere and a warning.
+
+        Why a warning and not `WindowUnavailable`: "human" is a valid render mode everywhere,
+        and whether this machine has a screen is a fact about where the code runs, not a
+        mistake in it. Gymnasium's `check_env` and PettingZoo's `render_test` make the env in
+        every mode its metadata declares, and a training script written on a laptop runs
+        unchanged on a headless server or in CI: an exception there would stop a run that
+        can go on. So the env falls back to SDL's dummy video driver (the very path
+        `SDL_VIDEODRIVER=dummy` takes: same drawing, same pacing at `render_fps`, `render()`
+        still None) and says so once, as matplotlib falls back to a non-GUI backend with a
+        warning and Gymnasium warns about rendering misuse rather than raising. The warning
+        has its own category (`HeadlessWindowWarning`), so a caller who wants a missing window
+        to be fatal makes it an error (`warnings.simplefilter("error", HeadlessWindowWarning)`)
+        and one who expects it ignores it; issued from this one line, Python's default filter
+        shows it once per process. Only a missing window falls back; other errors are raised.
+        """
+        from pacman.display.window import WindowUnavailable, open_window
+
+        def opened() -> Any:
+            return open_window(frame_time=1 / self.fps, zoom=self.zoom, end_wait=0,
+                               allow_dummy=True)
+
+        try:
+            return opened()
+        except WindowUnavailable as error:
+            reason = str(error)
+        # warned before the fallback opens, so that a warning made an error leaves nothing open
+        warnings.warn(HeadlessWindowWarning(
+            f"render_mode='human' cannot open a window ({reason}): the frames are drawn where "
+            f"nobody sees them, as with SDL_VIDEODRIVER=dummy; use render_mode='rgb_array' "
+            f"for the frames, or set SDL_VIDEODRIVER=dummy to drop this warning"), stacklevel=1)
+        previous = os.environ.get("SDL_VIDEODRIVER")
+        os.environ["SDL_VIDEODRIVER"] = "dummy"  # read by SDL when the video starts, only then
+        try:
+            return opened()
+        finally:  # the process's environment as it was: a subprocess sees no change
+            if previous is None:
+                del os.environ["SDL_VIDEODRIVER"]
+            else:
+                os.environ["SDL_VIDEODRIVER"] = previous
 
     def show(self, moves: Sequence[tuple[int, GameState]], pacman_moves: int) -> None:
         """Show the states after the moves `(agent, state)` of a step."""

@@ -51,10 +51,12 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
 
     `layout`: a shipped name, a .lay path or a `Layout`. `max_moves`: Pacman moves before the
     episode is truncated (None: never). `render_mode`: "rgb_array" (frames as H x W x 3 uint8)
-    or "human" (the pygame window). `state_in_info=False` leaves `info["state"]` out (faster
-    in vector envs, whose worker processes would pickle it every step). `zoom`: the scale of
-    frames and window, 0.25 to 8. Every setting is checked here, once: a bad one raises a
-    `PacmanError` that is a `ValueError` (`EnvSettingsError`, `LayoutError`, `RegistryError`).
+    or "human" (the pygame window; where none can be shown, drawn nowhere after a
+    `HeadlessWindowWarning`, see `Screen`). `state_in_info=False` leaves `info["state"]` out
+    (faster in vector envs, whose worker processes would pickle it every step). `zoom`: the
+    scale of frames and window, 0.25 to 8. Every setting is checked here, once: a bad one
+    raises a `PacmanError` that is a `ValueError` (`EnvSettingsError`, `LayoutError`,
+    `RegistryError`).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "rgb_array"],  # noqa: RUF012

@@ -109,7 +109,8 @@ def test_command_prints_a_table_per_layout_stores_the_games_and_resumes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "assumptions.db"
     layouts = ["--layout", "assumptions", "--layout", "assumptions-two"]
-    assert main(["assumptions", "--games", "2", "-j", "2", "-o", str(out), *layouts]) == 0
+    assert main(["assumptions", "--games", "2", "-j", "2", "-o", str(out), *layouts,
+                 "--details"]) == 0
     text = capsys.readouterr().out
     assert "with the stakes evaluation" in text and "on 2 layouts" in text
     assert "Minimax rows are computed with alpha-beta" in text
@@ -132,10 +133,15 @@ def test_command_prints_a_table_per_layout_stores_the_games_and_resumes(
     assert all(dict(g.config.pacman.settings)["depth"] == 4
                and dict(g.config.pacman.settings)["evaluation"] == "stakes" for g in games)
 
-    assert main(["assumptions", "--games", "2", "-j", "1", "-o", str(out), *layouts]) == 0
+    assert main(["assumptions", "--games", "2", "-j", "1", "-o", str(out), *layouts,
+                 "--details"]) == 0
     again = capsys.readouterr().out
     assert "0 games played now, 16 were already" in again
-    assert again.split("\n\n")[:-1] == text.split("\n\n")[:-1]  # the same tables
+    def tables(out: str) -> list[str]:  # the paragraphs before the count of games
+        paragraphs = out.split("\n\n")
+        return paragraphs[:next(i for i, p in enumerate(paragraphs) if "games played" in p)]
+
+    assert tables(again) == tables(text)  # the same tables
 
 
 def test_another_evaluation_is_a_separate_cell_of_the_store(
@@ -143,7 +149,7 @@ def test_another_evaluation_is_a_separate_cell_of_the_store(
     out = tmp_path / "assumptions.db"
     for evaluation in ("stakes", "cautious"):
         assert main(["assumptions", "--games", "1", "-j", "1", "-o", str(out), "-l",
-                     "assumptions", "-e", evaluation]) == 0
+                     "assumptions", "-e", evaluation, "--details"]) == 0
         text = capsys.readouterr().out
         assert f"with the {evaluation} evaluation" in text
         assert "4 games played now, 0 were already" in text
@@ -157,13 +163,39 @@ def test_the_verdict_names_the_layouts_where_the_pattern_fails(
     # With the plain score neither Pacman values the dot in the dead end over the other one,
     # so Expectimax never dives and the hunting ghost never catches it: no pattern there.
     assert main(["assumptions", "--games", "1", "-j", "1", "-o", str(tmp_path / "a.db"),
-                 "-l", "assumptions", "-e", "score"]) == 0
+                 "-l", "assumptions", "-e", "score", "--details"]) == 0
     text = capsys.readouterr().out
     assert "The lecture's pattern does not hold here: " in text
-    assert text.rstrip().endswith(
-        "The lecture's pattern does not hold on assumptions (see each layout above).\n"
-        "With 1 game per cell one game moves a win rate by 100%: the check is meant for "
-        "--games 100.")
+    lines = text.rstrip().split("\n")
+    assert lines[-3].startswith("The lecture's pattern: Minimax Pacman wins against both ")
+    assert lines[-2].startswith("- assumptions: does not hold: ")
+    assert lines[-1] == ("With 1 game per cell one game moves a win rate by 100%: the check "
+                         "is meant for --games 100.")
+
+
+def test_the_first_run_ends_with_a_plain_verdict_per_layout_and_the_way_to_the_details(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --details: the run in one sentence, the first layout's table, the number of
+    games, the lecture's pattern in plain words, one line per layout (with its images) saying
+    whether it holds there and, if not, why, and the flag for every table."""
+    store = tmp_path / "a.db"
+    assert main(["assumptions", "--games", "2", "-j", "1", "-o", str(store), "-l",
+                 "assumptions", "-l", "assumptions-two", "-l", "assumptions@rot90"]) == 0
+    lines = capsys.readouterr().out.rstrip().split("\n")
+    assert lines[0].startswith("Assumptions vs. Reality: Minimax and Expectimax Pacman")
+    assert "2 games per cell on 2 layouts and 1 turned and mirrored images." in lines[0]
+    assert lines[2] == "Layout assumptions (1 ghost):"
+    assert sum(line.startswith("| ") for line in lines) == 3  # one table, no figures
+    tail = lines[lines.index("") + 1:][-5:]
+    assert tail[0] == ("The lecture's pattern: Minimax Pacman wins against both ghosts; "
+                       "Expectimax Pacman wins against the random ghost, and faster, but "
+                       "loses to the adversarial one.")
+    assert tail[1] == "- assumptions and its 1 images: holds"
+    assert tail[2].startswith("- assumptions-two: does not hold: Minimax Pacman vs "
+                              "adversarial ghost wins ")
+    assert tail[3].startswith("With 2 games per cell one game moves a win rate by 50%")
+    assert tail[4] == ("Every layout's table and figures: the same command with --details "
+                       f"(the games are stored in {store}: it prints at once).")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -301,7 +333,8 @@ def test_more_settings_of_both_pacmen_are_cells_of_their_own(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "settings.db"
     assert main(["assumptions", "-a", "tie_break=first,repetition=0,allow_stop=false",
-                 "--games", "1", "-j", "2", "-o", str(out), "--layout", "assumptions"]) == 0
+                 "--games", "1", "-j", "2", "-o", str(out), "--layout", "assumptions",
+                 "--details"]) == 0
     text = capsys.readouterr().out
     assert ("with the stakes evaluation, allow_stop=False, repetition=0, tie_break=first,"
             in text)
