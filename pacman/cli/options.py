@@ -120,9 +120,8 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
                         help="save the last frame as a PNG (works with -q/-t too)")
     parser.add_argument("--gif", "--animation", dest="gif", metavar="FILE", default=None,
                         help="save the game, one frame per round, as an animated FILE.gif or "
-                             "FILE.webp (lossless; both need Pillow: pip install "
-                             "'pacman-adversarial[gif]'), or as PNG frames in a folder for "
-                             "any other name")
+                             "FILE.webp (lossless; both need Pillow, the gif extra), or as "
+                             "PNG frames in a folder for any other name")
     parser.add_argument("--animation-fps", dest="animation_fps", metavar="FPS",
                         type=animation_fps, default=None,
                         help=f"frames per second of the .gif/.webp (at most "

@@ -32,6 +32,7 @@ from pacman.display.protocol import Display, MoveInfo
 from pacman.display.render import Renderer
 from pacman.display.status import end_banner
 from pacman.errors import ExportError
+from pacman.extras import install_command
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on stdout
 import pygame
@@ -54,7 +55,7 @@ def check_gif_support() -> None:
     try:
         import PIL.Image  # noqa: F401
     except ImportError:
-        raise ExportError("writing a GIF needs Pillow: pip install 'pacman-adversarial[gif]' "
+        raise ExportError(f"writing a GIF needs Pillow: {install_command('gif')} "
                           "(or give a folder name to get PNG frames)") from None
 
 
@@ -63,7 +64,7 @@ def check_webp_support() -> None:
     try:
         from PIL import features
     except ImportError:
-        raise ExportError("writing a WebP needs Pillow: pip install 'pacman-adversarial[gif]' "
+        raise ExportError(f"writing a WebP needs Pillow: {install_command('gif')} "
                           "(or give a folder name to get PNG frames)") from None
     with warnings.catch_warnings():  # Pillow 11.0 deprecates "webp_anim" (then drops it)
         warnings.simplefilter("ignore", DeprecationWarning)

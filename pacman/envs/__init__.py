@@ -1,6 +1,6 @@
 """Reset/step environments for RL libraries: a Gymnasium env and PettingZoo AEC/Parallel envs.
 
-Needs the `envs` extra (`pip install 'pacman-adversarial[envs]'`). Importing this package
+Needs the `envs` extra (`pip install '.[envs]'` in a clone). Importing this package
 registers the Gymnasium id `pacman/Pacman-v0`, so `gymnasium.make("pacman.envs:pacman/Pacman-v0")`
 works from any process. See docs/envs.md.
 """
@@ -11,8 +11,10 @@ try:
     import gymnasium
     import pettingzoo  # noqa: F401  (the extra installs both; fail early and in one line)
 except ImportError as _error:  # pragma: no cover - exercised in a subprocess by the tests
+    from pacman.extras import install_command
+
     raise ImportError(f"pacman.envs needs the envs extra ({_error.name} is missing): "
-                      "pip install 'pacman-adversarial[envs]'") from None
+                      f"{install_command('envs')}") from None
 
 from pacman.envs.common import ACTIONS, NUM_CHANNELS, HeadlessWindowWarning
 

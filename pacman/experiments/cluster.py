@@ -66,8 +66,10 @@ class DaskBackend:
             distributed: Any = importlib.import_module("distributed")
             dask: Any = importlib.import_module("dask")
         except ImportError:
-            raise BatchError("the dask backend needs dask.distributed: pip install "
-                             "'pacman-adversarial[dask]'") from None
+            from pacman.extras import install_command
+
+            raise BatchError("the dask backend needs dask.distributed: "
+                             f"{install_command('dask')}") from None
         from pacman.experiments import versions
 
         given = scheduler is not None

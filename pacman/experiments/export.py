@@ -56,8 +56,9 @@ def to_dataframe(games: Sequence[StoredGame]) -> Any:
     try:
         import pandas
     except ImportError:
-        raise ExportError("a DataFrame needs pandas: pip install "
-                          "'pacman-adversarial[pandas]'") from None
+        from pacman.extras import install_command
+
+        raise ExportError(f"a DataFrame needs pandas: {install_command('pandas')}") from None
     rows = game_rows(games)
     columns = list(rows[0]) if rows else [*_FIRST, *_LAST]
     return pandas.DataFrame(rows, columns=columns)
@@ -77,8 +78,9 @@ def write_games(games: Sequence[StoredGame], path: str | Path) -> int:
         try:
             frame.to_parquet(path, index=False)
         except ImportError:
-            raise ExportError("Parquet needs pyarrow: pip install "
-                              "'pacman-adversarial[pandas]'") from None
+            from pacman.extras import install_command
+
+            raise ExportError(f"Parquet needs pyarrow: {install_command('pandas')}") from None
         return len(rows)
     with open(path, "w", encoding="utf-8", newline="") as file:
         if kind == "jsonl":

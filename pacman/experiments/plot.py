@@ -28,7 +28,9 @@ def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
-        raise PlotError("plots need matplotlib: pip install 'pacman-adversarial[plots]'") from None
+        from pacman.extras import install_command
+
+        raise PlotError(f"plots need matplotlib: {install_command('plots')}") from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")
 

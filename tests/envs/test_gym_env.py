@@ -277,5 +277,7 @@ def test_without_the_extra_the_import_names_it() -> None:
             "try:\n    import pacman.envs\nexcept ImportError as e:\n    print(e)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
+    from pacman.extras import install_command
+
     assert done.stdout == ("pacman.envs needs the envs extra (gymnasium is missing): "
-                           "pip install 'pacman-adversarial[envs]'\n")
+                           f"{install_command('envs')}\n")

@@ -678,5 +678,7 @@ def test_gif_without_pillow_is_a_clear_error(tmp_path: Path) -> None:
                      "--gif", str(tmp_path / "x.gif"),
                      extra_env={"PYTHONPATH": str(tmp_path)})
     assert result.returncode == 2
-    assert "pacman-adversarial[gif]" in result.stderr
+    from pacman.extras import install_command
+
+    assert install_command("gif") in result.stderr
     assert "Traceback" not in result.stderr
