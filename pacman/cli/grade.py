@@ -377,7 +377,7 @@ def _grade_class(args: argparse.Namespace, suite: Suite, limits: HardLimits) -> 
 
     def on_kept(report: SubmissionReport) -> None:
         print(f"  {report.submission}: Total: {report.total}/{report.max_total} (graded "
-              f"before, kept in {args.out}/graded)", flush=True)
+              f"before, kept in {Path(args.out) / 'graded'})", flush=True)
 
     reports = grade_class(suite, submissions, limits, args.jobs, on_report, keep=args.out,
                           on_kept=on_kept, agent_random=args.agent_random)

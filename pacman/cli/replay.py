@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         print("not shown: the recorded actions cannot be played (see below)")
     if shown is not None and shown.outcome is Outcome.STOPPED and verdict.outcome \
             is not Outcome.STOPPED:
-        print(f"replay stopped after {shown.pacman_moves} of {verdict.pacman_moves} moves")
+        print(f"replay stopped after {shown.pacman_moves} of {verdict.pacman_moves} "
+              f"move{'' if verdict.pacman_moves == 1 else 's'}")
     print(printable(f"{replay.layout.name}, seed {record.seed}: {' vs '.join(record.agents)}"))
     if verdict.complete:
         print(f"replayed: {verdict.outcome.value}, score {verdict.state.score} after "

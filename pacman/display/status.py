@@ -68,7 +68,8 @@ def end_banner(record: GameRecord, keyboard: bool = False) -> list[str]:
         return []
     title = {"win": "You win!" if keyboard else "Pacman wins!",
              "loss": "Game over"}.get(record.outcome.value, record.outcome.value.upper())
-    detail = f"score {record.score} after {record.pacman_moves} moves"
+    moves = record.pacman_moves
+    detail = f"score {record.score} after {moves} move{'' if moves == 1 else 's'}"
     if record.fault:
         detail += f" ({record.fault[:60]})"
     return [title, detail]

@@ -6,6 +6,7 @@ Needs the optional extra `plots` (matplotlib); drawn with the Agg backend, no wi
 from __future__ import annotations
 
 import importlib
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,15 @@ from pacman.experiments.table import (
 
 WIN_RATE_FILE = "win_rate.png"
 SCORES_FILE = "scores.png"
+
+#: the characters of a title line at 11 points on a 9-inch-wide figure, of a row's label and of
+#: the axis label (a longer one is wrapped)
+TITLE_CHARACTERS, ROW_CHARACTERS, LABEL_CHARACTERS = 95, 56, 40
+
+
+def _wrapped(labels: Sequence[str]) -> list[str]:
+    """Row labels wrapped onto lines of `ROW_CHARACTERS`, so the bars keep their room."""
+    return ["\n".join(textwrap.wrap(label, width=ROW_CHARACTERS)) or label for label in labels]
 
 
 def _pyplot() -> Any:
@@ -78,7 +88,7 @@ def _win_rate(plt: Any, rows: Sequence[TableRow], labels: Sequence[str], common:
               [row.win_high - row.win_rate for row in rows]]
     axes.barh(positions, rates, xerr=errors, color="#4c72b0", height=0.6,
               error_kw={"ecolor": "#222222", "capsize": 4, "linewidth": 1.2})
-    axes.set_yticks(positions, labels)
+    axes.set_yticks(positions, _wrapped(labels))
     axes.set_xlim(0, 1)
     return _finish(plt, figure, axes, [f"{row.wins}/{row.games}" for row in rows],
                    "win rate (error bars: 95% Wilson interval)", "Win rate", common, path)
@@ -89,9 +99,13 @@ def _finish(plt: Any, figure: Any, axes: Any, counts: Sequence[str], xlabel: str
     """What both plots end with: the rows' counts on the right, the labels, the file."""
     axes.set_ylim(-0.7, len(counts) - 0.3)
     _label_right(axes, list(range(len(counts)))[::-1], counts)
-    axes.set_xlabel(xlabel)
     axes.grid(axis="x", alpha=0.3)
-    axes.set_title(title + (f" — {common}" if common else ""), fontsize=11)
+    # over the whole figure, wrapped to its width: a title over the axes alone (which the long
+    # row labels push to the right) was cut off, as was a long axis label
+    text = title + (f" — {common}" if common else "")
+    figure.suptitle("\n".join(textwrap.wrap(text, width=TITLE_CHARACTERS)) or text,
+                    fontsize=11)
+    axes.set_xlabel("\n".join(textwrap.wrap(xlabel, width=LABEL_CHARACTERS)) or xlabel)
     figure.savefig(path, dpi=120)
     plt.close(figure)
     return path
@@ -121,7 +135,7 @@ def _scores(plt: Any, scores: Sequence[Sequence[int]], labels: Sequence[str], co
                      meanprops={"marker": "D", "markerfacecolor": "white",
                                 "markeredgecolor": "#222222", "markersize": 5},
                      flierprops={"marker": ".", "markersize": 4, "alpha": 0.5})
-    axes.set_yticks(positions, labels)
+    axes.set_yticks(positions, _wrapped(labels))
     axes.axvline(0, color="#888888", linewidth=0.8)
     return _finish(plt, figure, axes, [f"n={len(values)}" for values in scores],
                    "final score (box: quartiles, line: median, diamond: mean)", "Scores", common,
