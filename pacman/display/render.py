@@ -189,7 +189,8 @@ class Renderer:
 
     def draw_banner(self, target: pygame.Surface, lines: Sequence[str],
                     origin: tuple[int, int] = (0, 0)) -> None:
-        """A message box over the middle of the board (the end of a game, 'paused')."""
+        """A message box over the middle of the board (the end of a game, 'paused'); on a maze
+        too small for it, at the bottom of the window, over the status rows."""
         room = self.size[0] - 24
         texts: list[tuple[str, bool]] = []
         for i, text in enumerate(lines):
@@ -204,9 +205,16 @@ class Renderer:
         height = sum(s.get_height() for s in surfaces) + 16
         box = pygame.Rect(0, 0, min(width, self.size[0]), min(height, self.size[1]))
         box.center = (origin[0] + self.size[0] // 2, origin[1] + self.board_height // 2)
+        opacity = 200
+        if box.height > self.board_height // 4:  # a small maze: keep it in sight, and put the
+            # box in place of the status rows (it says the score), across the window, opaque
+            box.width = self.size[0]
+            box.height = max(box.height, self.size[1] - self.board_height)
+            box.left, box.bottom = origin[0], origin[1] + self.size[1]
+            opacity = 255
         box.top = max(origin[1], box.top)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 200))
+        shade.fill((0, 0, 0, opacity))
         target.blit(shade, box.topleft)
         pygame.draw.rect(target, WALL_COLOR, box, width=2, border_radius=6)
         y = box.top + 8
