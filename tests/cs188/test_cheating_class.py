@@ -40,7 +40,7 @@ def test_every_cheat_earns_what_random_play_earns_and_honest_students_keep_their
     students = {"random_player": RANDOM_PLAYER, **cheaters(SUITE)}
     everyone = write_class(folder, students)
 
-    done = grade("--submissions", str(folder), "-j", "2", "--test-timeout", "15",
+    done = grade("--submissions", str(folder), "-j", "2", "--test-timeout", "60",
                  "-o", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = read_grades(out)

@@ -235,7 +235,7 @@ def test_a_class_of_thirty_grades_in_one_command(tmp_path: Path) -> None:
     expected = build_class(tmp_path / "class")
     out = tmp_path / "grades"
     done = run_cli("grade", str(SUITE), "--submissions", str(tmp_path / "class"), "-j", "2",
-                   "--test-timeout", "5", "--question-timeout", "10", "--memory-mb", "1024",
+                   "--test-timeout", "20", "--question-timeout", "60", "--memory-mb", "1024",
                    "-o", str(out), "--gradescope", timeout=600)
     assert done.returncode == 0, done.stderr
     assert "student01: Total: 25/25" in done.stdout and "bug_no_root_alpha: Total: 20/25" in (

@@ -121,7 +121,7 @@ def test_every_attack_earns_what_random_play_earns_and_changes_nothing(
         prefix = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
     package_before, class_before = _digest(PACKAGE), _digest(folder)
     command = [*prefix, sys.executable, "-m", "pacman", "grade", str(SUITE), "--submissions",
-               str(folder), "-j", "2", "--test-timeout", "15", "-o", str(out)]
+               str(folder), "-j", "2", "--test-timeout", "60", "-o", str(out)]
 
     key, _, value = RUN.partition("=")
     env = {**os.environ, key: value}

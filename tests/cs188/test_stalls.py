@@ -32,7 +32,7 @@ def _grade_class(tmp_path: Path, copies: list[tuple[str, str]]) -> None:
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "pacman", "grade", str(SUITE), "--submissions", str(folder),
-         "--test-timeout", "5", "--question-timeout", "20", "-j", "2", "-o", str(out)],
+         "--test-timeout", "10", "--question-timeout", "40", "-j", "2", "-o", str(out)],
         capture_output=True, text=True, timeout=3600, cwd=tmp_path)
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
