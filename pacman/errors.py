@@ -158,7 +158,8 @@ class ExportError(PacmanError, ValueError):
 
 
 class UnknownDemo(PacmanError, ValueError):
-    """A demo name that no demo module defines; the message lists the names there are."""
+    """A demo name that no demo module defines; the message suggests the closest name, or
+    lists the names there are when none is close."""
 
 
 class TuningError(PacmanError, ValueError):

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pacman.errors import LayoutError
 from pacman.files import LIMITS, read_bytes
+from pacman.suggest import did_you_mean
 
 Position = tuple[int, int]
 
@@ -274,7 +275,7 @@ def load_layout(name_or_path: str | Path) -> Layout:
     `pacman.files`: a file that cannot be read (permission denied, also on a folder on the
     way; a loop of links), that is not a regular file or that is over `MAX_FILE_BYTES` is a
     one-line `LayoutError` naming it, never an `OSError`. Otherwise the name is a shipped
-    layout's, or a `LayoutError` listing them.
+    layout's, or a `LayoutError` naming the closest one (or, when none is close, listing them).
     """
     text = str(name_or_path)
     base, symmetry = symmetry_parts(text)
@@ -287,6 +288,9 @@ def load_layout(name_or_path: str | Path) -> Layout:
     for candidate in (LAYOUT_DIR / f"{text}.lay", LAYOUT_DIR / text):
         if _found(candidate) == "file":
             return _read_layout(candidate)
+    hint = did_you_mean(text, shipped_layouts())
+    if hint:
+        raise LayoutError(text, f"no such layout {hint}")
     known = ", ".join(shipped_layouts())
     raise LayoutError(text, f"no such layout (shipped layouts: {known})")
 

@@ -20,6 +20,7 @@ from typing import Any
 from pacman import GameState
 from pacman.files import read_text
 from pacman.rules import GHOST_POINTS, LOSE_POINTS, WIN_POINTS
+from pacman.suggest import did_you_mean
 
 EvaluationFunction = Callable[[GameState], float]
 
@@ -495,6 +496,9 @@ def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
         if not callable(function):
             raise ValueError(f"module {head!r} has no function {tail!r}")
         return function  # type: ignore[no-any-return]
+    hint = did_you_mean(text, NAMED)
+    if hint:
+        raise ValueError(f"unknown evaluation {text!r} {hint}")
     raise ValueError(f"unknown evaluation {text!r}: use one of {', '.join(NAMED)}, a weighted "
                      "sum like score:1,food:-1.5,ghost:2, a weights file @weights.json, or "
                      "module:function")

@@ -19,6 +19,7 @@ from typing import Any
 
 from pacman.agents.settings import AgentSettings
 from pacman.errors import RegistryError, SettingsError
+from pacman.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -168,9 +169,33 @@ def find_agent(name: str, role: str) -> AgentEntry | type:
     found = classic_agent_file(name)
     if found is not None:
         return _class_from_file(found, name)
-    names = ", ".join(f"{e.class_name} ({e.short})" for e in AGENTS if e.role == role)
-    raise RegistryError(f"unknown {role} agent {name!r}; known: {names}; or module:Class, "
-                        "file.py:Class, or --agents FILE.py with the class name")
+    raise unknown_agent(name, role)
+
+
+def unknown_agent(name: str, role: str) -> RegistryError:
+    """The error for a name of no agent of `role`: the registered name closest to it (`did you
+    mean`), or when none is close, every registered name and the other ways to name an agent."""
+    entries = [entry for entry in AGENTS if entry.role == role]
+    who = "Pacman" if role == "pacman" else role
+    if _stem(name) != name.casefold():  # `MyAgent`, `RandomGhost`: read as a class name
+        hint = did_you_mean(name, [entry.class_name for entry in entries], key=_stem)
+    else:
+        hint = did_you_mean(name, [entry.short for entry in entries])
+    if hint:
+        return RegistryError(f"unknown {who} agent {name!r} {hint}")
+    names = ", ".join(f"{entry.class_name} ({entry.short})" for entry in entries)
+    return RegistryError(f"unknown {who} agent {name!r}; known: {names}; or module:Class, "
+                         "file.py:Class, or --agents FILE.py with the class name")
+
+
+def _stem(name: str) -> str:
+    """`name` case-folded without an `Agent` or `Ghost` ending, which every class name has: so
+    that `MyAgent` is compared as `my` (close to no agent), not as most of `MCTSAgent`."""
+    folded = name.casefold()
+    for ending in ("agent", "ghost"):
+        if folded.endswith(ending) and len(folded) > len(ending):
+            return folded.removesuffix(ending)
+    return folded
 
 
 def classic_agent_file(class_name: str, folder: str | Path = ".") -> Path | None:
@@ -196,7 +221,8 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
     Without one, a class name that a `*gents.py` file of the current folder defines (spelled
     exactly, `MinimaxAgent`) is that file's class, as the classic `pacman.py -p MinimaxAgent`
     plays it, even where a built-in agent has the same class name; the built-in agents keep
-    their short names (`minimax`)."""
+    their short names (`minimax`). Any other plain name is no agent: `unknown_agent`'s error,
+    raised here, before a host is started to build it."""
     if agents_file is not None and name.isidentifier():
         student = _load_file(agents_file)
         defined = getattr(student.module, name, None)
@@ -212,6 +238,8 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
         found = classic_agent_file(name)
         if found is not None:
             return f"{found.resolve()}:{name}"
+    if not sep and entry is None:
+        raise unknown_agent(name, role)
     return name
 
 

@@ -18,6 +18,7 @@ from types import ModuleType
 from pacman.cli.options import Parser, parse_settings
 from pacman.errors import PacmanError, UsageError
 from pacman.interrupts import mark_user_interrupts
+from pacman.suggest import did_you_mean
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main", "parse_settings"]
 
@@ -56,6 +57,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _check_command(name: str) -> None:
+    """A misspelled command with a close one (`plya`): a UsageError suggesting it. Else
+    argparse says the name is no command, listing them (one line: `Parser.error`)."""
+    hint = did_you_mean(name, COMMANDS)
+    if hint:
+        raise UsageError(f"unknown command {name!r} {hint}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pacman` console script."""
     mark_user_interrupts()
@@ -63,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "play")  # the classic `python pacman.py -p ... -l ...` habit
     try:
+        if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+            _check_command(argv[0])
         parser = build_parser(argv[0] if argv else None)
         args = parser.parse_args(argv)
         if args.command is None:

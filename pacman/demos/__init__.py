@@ -12,6 +12,7 @@ import importlib.util
 
 from pacman.demos.demo import Demo
 from pacman.errors import UnknownDemo
+from pacman.suggest import did_you_mean
 
 __all__ = ["MODULES", "UnknownDemo", "all_demos", "find_demo"]
 
@@ -42,9 +43,13 @@ def all_demos() -> tuple[Demo, ...]:
 
 
 def find_demo(name: str) -> Demo:
-    """The demo called `name`; `UnknownDemo` (one line, naming every demo) if there is none."""
+    """The demo called `name`; if there is none, `UnknownDemo` (one line: the demo whose name is
+    closest, or every demo's name when none is close)."""
     demos = all_demos()
     for demo in demos:
         if demo.name == name:
             return demo
+    hint = did_you_mean(name, [demo.name for demo in demos])
+    if hint:
+        raise UnknownDemo(f"unknown demo {name!r} {hint}")
     raise UnknownDemo(f"unknown demo {name!r}; demos: {', '.join(d.name for d in demos)}")

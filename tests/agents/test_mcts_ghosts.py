@@ -418,5 +418,5 @@ def test_mcts_names_a_ghost_with_g_and_pacman_with_p() -> None:
     assert agent_class("mcts", "ghost") is MCTSGhost
     assert agent_class("mcts", "pacman") is MCTSAgent
     assert agent_class("MCTSGhost", "ghost") is MCTSGhost
-    with pytest.raises(RegistryError, match="unknown pacman agent 'MCTSGhost'"):
+    with pytest.raises(RegistryError, match="unknown Pacman agent 'MCTSGhost'"):
         agent_class("MCTSGhost", "pacman")

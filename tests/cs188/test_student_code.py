@@ -128,7 +128,9 @@ def test_a_plain_class_name_resolves_in_the_agents_file(cs188_folder: Path) -> N
     assert resolve_name("AlphaBetaAgent", "pacman", path) == f"{path.resolve()}:AlphaBetaAgent"
     # a class the file only imports stays ours: the ghost comes from our registry
     assert resolve_name("DirectionalGhost", "ghost", path) == "DirectionalGhost"
-    assert resolve_name("Agent", "pacman", path) == "Agent"  # imported from game, not defined
+    # imported from game, not defined: no agent, said here (not by a host that would build it)
+    with pytest.raises(RegistryError, match=r"^unknown Pacman agent 'Agent'; known: "):
+        resolve_name("Agent", "pacman", path)
 
 
 def test_seeded_student_games_are_identical_and_use_the_seed() -> None:

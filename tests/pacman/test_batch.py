@@ -292,7 +292,7 @@ def test_an_interrupted_batch_resumes_without_losing_or_repeating_games(tmp_path
 
 
 @pytest.mark.parametrize("args, message", [
-    (["batch", "-p", "nosuchagent", "-l", "testClassic"], "unknown pacman agent 'nosuchagent'"),
+    (["batch", "-p", "nosuchagent", "-l", "testClassic"], "unknown Pacman agent 'nosuchagent'"),
     (["batch", "-p", "random", "-g", "nosuchghost"], "unknown ghost agent 'nosuchghost'"),
     (["batch", "-p", "alphabeta@depth=0"], "depth must be a positive integer"),
     (["batch", "-p", "random", "--jobs", "0"],
