@@ -30,12 +30,12 @@ from cheaters import RANDOM_PLAYER
 from classroom import EXPECTED, SUITE, read_grades, write_class
 
 import pacman
+from conftest import NOBODY, nobody_can_run_python
 from pacman.hosting import sandbox
 
 FULL = {q: int(p) for q, p in EXPECTED["correct"]["points"].items()}  # type: ignore[attr-defined]
 ZERO = {q: 0 for q in FULL}
 PACKAGE = Path(pacman.__file__).resolve().parent
-NOBODY = 65534
 #: what each attack must have seen, printed into its own report
 SAW = {
     "forges_worker_events": "wrote into 0 pipes",
@@ -82,17 +82,6 @@ def _hosts() -> list[str]:
     return found
 
 
-def _nobody_can_run_python() -> bool:
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        return False
-    real = os.path.realpath(sys.executable)
-    done = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
-                           "--clear-groups", "/bin/sh", "-c",
-                           f'test -x "{real}" && exec "{sys.executable}" -c "import pacman"'],
-                          capture_output=True, timeout=60, cwd="/")
-    return done.returncode == 0
-
-
 @pytest.fixture
 def world() -> Iterator[Path]:
     """A folder any user may enter (pytest's own is root's alone)."""
@@ -105,7 +94,7 @@ def world() -> Iterator[Path]:
 
 
 USERS = ["as-this-user", pytest.param("as-nobody", marks=pytest.mark.skipif(
-    not _nobody_can_run_python(), reason="no unprivileged user here can run this Python"))]
+    not nobody_can_run_python(), reason="no unprivileged user here can run this Python"))]
 
 
 @pytest.mark.parametrize("user", USERS)

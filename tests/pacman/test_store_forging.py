@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import NOBODY, nobody_can_run_python
 from pacman.hosting import sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,22 +86,10 @@ def _rows(path: Path) -> list[tuple[object, ...]]:
                           "ORDER BY game_index").fetchall()
 
 
-NOBODY = 65534
-
-
-def _nobody_can_run_python() -> bool:
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        return False
-    real = os.path.realpath(sys.executable)
-    done = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
-                           "--clear-groups", "/bin/sh", "-c",
-                           f'test -x "{real}" && exec "{sys.executable}" -c "import pacman"'],
-                          capture_output=True, timeout=60, cwd="/")
-    return done.returncode == 0
 
 
 USERS = ["as-this-user", pytest.param("as-nobody", marks=pytest.mark.skipif(
-    not _nobody_can_run_python(), reason="no unprivileged user here can run this Python"))]
+    not nobody_can_run_python(), reason="no unprivileged user here can run this Python"))]
 
 
 @pytest.mark.skipif(not sandbox.available(),
