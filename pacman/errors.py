@@ -27,7 +27,7 @@ __all__ = [
     # names, settings and agents
     "RegistryError", "AgentSetupError",
     # the game
-    "IllegalMoveError",
+    "IllegalMoveError", "LimitError",
     # applications
     "UsageError", "BatchError", "GameNotStarted",
     "StoreError", "DamagedStoreError", "TableError", "PlotError",
@@ -64,6 +64,10 @@ class ReplayError(PacmanError, ValueError):
 
 class SettingsError(PacmanError, ValueError):
     """Agent settings text (`-a depth=3,...`) that cannot be read."""
+
+
+class LimitError(PacmanError, ValueError):
+    """A time limit that is not a number of seconds above 0 and at most `MAX_SECONDS`."""
 
 
 class TestCaseError(PacmanError):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from pacman.display.protocol import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
+from pacman.errors import LayoutError, LimitError
 from pacman.interrupts import is_user_interrupt
 from pacman.layout import Layout
-from pacman.limits import MoveTimeLimit, MoveTimer, guard_process_exit
+from pacman.limits import MoveTimeLimit, MoveTimer, TimeLimits, guard_process_exit
 from pacman.record import GameRecord, Outcome
 from pacman.rules import Direction
 from pacman.state import GameState
@@ -47,136 +48,250 @@ class _Fault(Exception):
 
 
 def run_game(layout: Layout, pacman_agent: Agent, ghost_agents: Sequence[Agent], *,
-             seed: int = 0, max_moves: int | None = None,
-             move_time_limit: float | None = None, game_time_limit: float | None = None,
-             display: Display | None = None) -> GameRecord:
-    """Play one game and return its record.
+             seed: int = 0, max_moves: int | None = None, limits: TimeLimits | None = None,
+             display: Display | None = None, classic: bool = False,
+             describe_fault: Callable[[BaseException], str] | None = None,
+             move_time_limit: float | None = None,
+             game_time_limit: float | None = None) -> GameRecord:
+    """Play one game and return its record: the one turn loop of the package.
 
-    The layout keeps as many ghosts as `ghost_agents` (docs/rules.md 5). `max_moves` caps
-    Pacman's moves (outcome `capped`). `move_time_limit` (seconds per agent move, start-up
-    included) and `game_time_limit` (seconds for the whole game) end the game with `timeout`;
-    in the main thread a move is interrupted when its time is up, elsewhere it is measured when
-    it returns (for limits that stop any code, see `pacman.hosting.watched`). Anything an agent
-    raises (`SystemExit`, its own `KeyboardInterrupt`, `os._exit`), an illegal or unreadable action,
-    or an agent hook that fails (`describe`, `set_rng`, `register_initial_state`, `final`) ends
-    the game with `crash`. Nothing here uses the global `random`: one `random.Random(seed)` is
-    handed to every agent that has `set_rng`.
+    Every agent's `register_initial_state`, then turns from Pacman on, each agent in index
+    order; the game ends at once on a win or a loss. The layout keeps as many ghosts as
+    `ghost_agents` (docs/rules.md 5).
+
+    Args:
+        layout: the maze.
+        pacman_agent: agent 0.
+        ghost_agents: agents 1, 2, ...; no more than the layout has ghost starts.
+        seed: the seed of the one `random.Random(seed)` handed to every agent that has
+            `set_rng`; nothing here uses the global `random`.
+        max_moves: a cap on Pacman's moves (outcome `capped`); None: none.
+        limits: the time limits (`TimeLimits`): a move, an agent's game or the game over its
+            limit ends the game with `timeout`. In the main thread a move is interrupted when
+            its time is up, elsewhere it is measured when it returns (for limits that stop any
+            code, see `pacman.hosting.watched`).
+        display: shown each move; None: nothing shown.
+        classic: the classic CS188 loop, as its autograder plays games: the agents draw from
+            the global `random` (which the caller seeds), and only `register_initial_state`
+            and `get_action` are called (no `describe`: the record names their classes; no
+            `set_rng`, no `final`).
+        describe_fault: how an exception an agent raised is written in the record (None:
+            `Type: message`).
+        move_time_limit: the same as `limits=TimeLimits(move=...)` (an older spelling).
+        game_time_limit: the same as `limits=TimeLimits(game=...)` (an older spelling).
+
+    Returns:
+        The record. Anything an agent raises (`SystemExit`, its own `KeyboardInterrupt`,
+        `os._exit`), an illegal or unreadable action, or an agent hook that fails (`describe`,
+        `set_rng`, `register_initial_state`, `final`) ends the game with `crash`; the game's
+        caller sees no exception of the agents'.
     """
     if len(ghost_agents) > len(layout.ghost_starts):
-        raise ValueError(f"{len(ghost_agents)} ghost agents but layout {layout.name} has only "
-                         f"{len(layout.ghost_starts)} ghost start(s)")
-    display = display or NullDisplay()
-    agents: list[Agent] = [pacman_agent, *ghost_agents]
-    state = GameState.initial(layout, len(ghost_agents))
-    rng = random.Random(seed)
-    think = [0.0] * len(agents)
-    actions: list[str] = []
-    nodes: list[int | None] = []
-    traces: list[dict[str, Any] | None] = []
-    move_times: list[float] = []
-    pacman_moves = 0
-    outcome: Outcome | None = None
-    fault_agent: int | None = None
-    fault: str | None = None
-    names: list[str] = []
-    clock = time.perf_counter
-    limited = move_time_limit is not None or game_time_limit is not None
-    deadline = float("inf") if game_time_limit is None else clock() + game_time_limit
-    with guard_process_exit(), MoveTimer() as timer:
+        raise LayoutError(layout.name, f"{len(ghost_agents)} ghost agents but the layout has "
+                          f"only {len(layout.ghost_starts)} ghost start(s)")
+    if limits is None:
+        limits = TimeLimits(move=move_time_limit, game=game_time_limit)
+    elif move_time_limit is not None or game_time_limit is not None:
+        raise LimitError("give the time limits once: limits=TimeLimits(...), or "
+                         "move_time_limit and game_time_limit")
+    game = _Game(layout, [pacman_agent, *ghost_agents], limits, display or NullDisplay(),
+                 describe_fault or _describe_error)
+    with guard_process_exit(), MoveTimer() as game.timer:
         try:
-            for index, agent in enumerate(agents):
-                names.append(_guard(index, describe, agent))
-            for index, agent in enumerate(agents):
-                set_rng = getattr(agent, "set_rng", None)
-                if callable(set_rng):
-                    _guard(index, set_rng, rng)
-                if not callable(getattr(agent, "get_action", None)):
-                    raise _Fault(Outcome.CRASH, index, f"{type(agent).__name__} has no "
-                                 "get_action(state) method")
-                register = getattr(agent, "register_initial_state", None)
-                if callable(register):
-                    started = clock()
-                    if limited:
-                        _limited(index, register, state, move_time_limit, deadline, timer)
-                    else:
-                        _guard(index, register, state)
-                    think[index] += clock() - started
-            display.start(state, tuple(names))
-            show = not isinstance(display, NullDisplay)
-            limit = float("inf") if move_time_limit is None else move_time_limit
-            cap = -1 if max_moves is None else max_moves
-            while outcome is None:
-                for index, agent in enumerate(agents):
-                    if index == 0 and pacman_moves == cap:
-                        outcome = Outcome.CAPPED
-                        break
-                    started = clock()
-                    if limited:
-                        action = _limited(index, agent.get_action, state, move_time_limit,
-                                          deadline, timer)
-                    else:
-                        action = _guard(index, agent.get_action, state)
-                    seconds = clock() - started
-                    think[index] += seconds
-                    if seconds > limit:
-                        raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over "
-                                     f"the limit of {limit:g}s")
-                    if started + seconds > deadline:
-                        raise _Fault(Outcome.TIMEOUT, index, "the game went over its limit of "
-                                     f"{game_time_limit:g}s")
-                    try:
-                        state = state.successor(index, action)
-                        name = _ACTION_NAMES[action]  # legal, so one of the five
-                    except BaseException as error:  # the action's own methods may raise
-                        if is_user_interrupt(error):
-                            raise
-                        legal = ", ".join(state.legal_actions(index))
-                        raise _Fault(Outcome.CRASH, index,
-                                     f"illegal action {_shown(action)} (legal: {legal})"
-                                     ) from None
-                    actions.append(name)
-                    move_nodes = move_trace = None
-                    if index == 0:
-                        pacman_moves += 1
-                        move_times.append(seconds)
-                        decision = getattr(agent, "last_decision", None)
-                        if decision is not None:
-                            move_nodes = getattr(decision, "nodes_generated", None)
-                            if not isinstance(move_nodes, int) or isinstance(move_nodes, bool):
-                                move_nodes = None
-                        nodes.append(move_nodes)
-                        summary = _trace_summary(decision)
-                        traces.append(summary)
-                        if summary is not None:
-                            move_trace = getattr(decision, "trace", None)
-                    if show:
-                        display.update(state, MoveInfo(index, name, seconds, move_nodes,
-                                                       pacman_moves, move_trace))
-                    if state.is_terminal():
-                        outcome = Outcome.WIN if state.is_win() else Outcome.LOSS
-                        break
+            game.start(None if classic else random.Random(seed))
+            game.play(-1 if max_moves is None else max_moves)
         except _Fault as problem:
-            outcome, fault_agent, fault = problem.outcome, problem.agent, problem.message
+            game.outcome, game.fault_agent, game.fault = (problem.outcome, problem.agent,
+                                                          problem.message)
         except GameStopped:
-            outcome = Outcome.STOPPED
-        for index, agent in enumerate(agents):
+            game.outcome = Outcome.STOPPED
+        if not classic:
+            game.finish()
+    record = game.record(layout.name, seed)
+    game.display.finish(game.state, record)
+    return record
+
+
+class _Game:
+    """One game as it is played: the agents, the state, and what the record will hold."""
+
+    def __init__(self, layout: Layout, agents: list[Agent], limits: TimeLimits,
+                 display: Display, describe_fault: Callable[[BaseException], str]) -> None:
+        self.agents, self.limits, self.display = agents, limits, display
+        self.describe_fault = describe_fault
+        self.state = GameState.initial(layout, len(agents) - 1)
+        self.timer = MoveTimer()
+        self.think = [0.0] * len(agents)
+        self.actions: list[str] = []
+        self.nodes: list[int | None] = []
+        self.traces: list[dict[str, Any] | None] = []
+        self.move_times: list[float] = []
+        self.names: list[str] = []
+        self.pacman_moves = 0
+        self.outcome: Outcome | None = None
+        self.fault_agent: int | None = None
+        self.fault: str | None = None
+        game = limits.game
+        self.deadline = float("inf") if game is None else time.perf_counter() + game
+
+    def guard(self, index: int, call: Any, argument: Any) -> Any:
+        """Run an agent's code; anything it raises becomes a `crash` fault of that agent."""
+        try:
+            return call(argument)
+        except (GameStopped, GameRestart, MoveTimeLimit):
+            raise
+        except BaseException as error:  # SystemExit and an agent's own KeyboardInterrupt too
+            if is_user_interrupt(error):
+                raise
+            raise _Fault(Outcome.CRASH, index, self.describe_fault(error)) from error
+
+    def timed(self, index: int, call: Any) -> tuple[Any, float]:
+        """`call(state)` for agent `index` within its limits: its result and its seconds."""
+        limits = self.limits
+        started = time.perf_counter()
+        if not limits.limited:
+            result = self.guard(index, call, self.state)
+        else:
+            result = self._interrupted(index, call, started)
+        seconds = time.perf_counter() - started
+        self.think[index] += seconds
+        if limits.limited:
+            self._check(index, started, seconds)
+        return result, seconds
+
+    def _interrupted(self, index: int, call: Any, started: float) -> Any:
+        """`guard` with the call interrupted when the move's, the agent's or the game's time
+        is up."""
+        limits = self.limits
+        budgets = [(self.deadline - started, "the game went over its time limit")]
+        if limits.move is not None:
+            budgets.append((limits.move, f"move went over the limit of {limits.move:g}s"))
+        if limits.agent_game is not None:
+            budgets.append((limits.agent_game - self.think[index],
+                            f"{_who(index)} went over its limit of {limits.agent_game:g}s for "
+                            "the game"))
+        budget, reason = min(budgets, key=lambda pair: pair[0])
+        try:
+            self.timer.arm(max(budget, 1e-3))
+            try:
+                return self.guard(index, call, self.state)
+            finally:
+                self.timer.disarm()
+        except MoveTimeLimit as stopped:
+            where = f" ({stopped.where})" if stopped.where else ""
+            raise _Fault(Outcome.TIMEOUT, index, f"{reason} and was stopped{where}") from None
+
+    def _check(self, index: int, started: float, seconds: float) -> None:
+        """A call that returned over a limit (it was not interrupted) is a timeout."""
+        limits = self.limits
+        if limits.move is not None and seconds > limits.move:
+            raise _Fault(Outcome.TIMEOUT, index, f"move took {seconds:.3f}s, over the limit "
+                         f"of {limits.move:g}s")
+        if limits.agent_game is not None and self.think[index] > limits.agent_game:
+            raise _Fault(Outcome.TIMEOUT, index, f"{_who(index)} thought "
+                         f"{self.think[index]:.3f}s in the game, over its limit of "
+                         f"{limits.agent_game:g}s")
+        if started + seconds > self.deadline:
+            raise _Fault(Outcome.TIMEOUT, index, "the game went over its limit of "
+                         f"{limits.game:g}s")
+
+    def start(self, rng: random.Random | None) -> None:
+        """Name the agents, hand out the generator, register, show the start. Without a
+        generator (the classic loop), no `describe` and no `set_rng` is called."""
+        for index, agent in enumerate(self.agents):
+            self.names.append(type(agent).__name__ if rng is None
+                              else self.guard(index, describe, agent))
+        for index, agent in enumerate(self.agents):
+            set_rng = getattr(agent, "set_rng", None)
+            if rng is not None and callable(set_rng):
+                self.guard(index, set_rng, rng)
+            if not callable(getattr(agent, "get_action", None)):
+                raise _Fault(Outcome.CRASH, index, f"{type(agent).__name__} has no "
+                             "get_action(state) method")
+            register = getattr(agent, "register_initial_state", None)
+            if callable(register):
+                self.timed(index, register)
+        self.display.start(self.state, tuple(self.names))
+
+    def play(self, cap: int) -> None:
+        """Turns until the game ends (`outcome` set) or Pacman has made `cap` moves."""
+        show = not isinstance(self.display, NullDisplay)
+        agents = self.agents
+        while True:
+            for index, agent in enumerate(agents):
+                if index == 0 and self.pacman_moves == cap:
+                    self.outcome = Outcome.CAPPED
+                    return
+                action, seconds = self.timed(index, agent.get_action)
+                name = self._move(index, action)
+                move_nodes = move_trace = None
+                if index == 0:
+                    move_nodes, move_trace = self._pacman_moved(agent, seconds)
+                if show:
+                    self.display.update(self.state, MoveInfo(
+                        index, name, seconds, move_nodes, self.pacman_moves, move_trace))
+                if self.state.is_terminal():
+                    self.outcome = Outcome.WIN if self.state.is_win() else Outcome.LOSS
+                    return
+
+    def _move(self, index: int, action: Any) -> str:
+        """Play agent `index`'s action; its name, or a `crash` fault if it is not legal."""
+        try:
+            self.state = self.state.successor(index, action)
+            name = _ACTION_NAMES[action]  # legal, so one of the five
+        except BaseException as error:  # the action's own methods may raise
+            if is_user_interrupt(error):
+                raise
+            legal = ", ".join(self.state.legal_actions(index))
+            raise _Fault(Outcome.CRASH, index,
+                         f"illegal action {_shown(action)} (legal: {legal})") from None
+        self.actions.append(name)
+        return name
+
+    def _pacman_moved(self, agent: Agent, seconds: float) -> tuple[int | None, Any]:
+        """Keep a Pacman move's time, node count and trace summary; the nodes and the trace
+        to show."""
+        self.pacman_moves += 1
+        self.move_times.append(seconds)
+        decision = getattr(agent, "last_decision", None)
+        move_nodes = None
+        if decision is not None:
+            move_nodes = getattr(decision, "nodes_generated", None)
+            if not isinstance(move_nodes, int) or isinstance(move_nodes, bool):
+                move_nodes = None
+        self.nodes.append(move_nodes)
+        summary = _trace_summary(decision)
+        self.traces.append(summary)
+        return move_nodes, (None if summary is None else getattr(decision, "trace", None))
+
+    def finish(self) -> None:
+        """Every agent's `final(state)`; the first that fails is the game's fault if it had
+        none."""
+        for index, agent in enumerate(self.agents):
             final = getattr(agent, "final", None)
             if callable(final):
                 try:
-                    _guard(index, final, state)
+                    self.guard(index, final, self.state)
                 except _Fault as problem:
-                    if fault is None:
-                        outcome, fault_agent = Outcome.CRASH, index
-                        fault = f"in final(): {problem.message}"
-    names += [type(agent).__name__ for agent in agents[len(names):]]
-    record = GameRecord(
-        layout=layout.name, seed=seed, agents=tuple(names), outcome=outcome, score=state.score,
-        pacman_moves=pacman_moves, actions=tuple(actions), fault_agent=fault_agent,
-        fault=fault, pacman_nodes=tuple(nodes), think_time=tuple(think),
-        pacman_move_times=tuple(move_times),
-        pacman_traces=tuple(traces) if any(t is not None for t in traces) else ())
-    display.finish(state, record)
-    return record
+                    if self.fault is None:
+                        self.outcome, self.fault_agent = Outcome.CRASH, index
+                        self.fault = f"in final(): {problem.message}"
+
+    def record(self, layout: str, seed: int) -> GameRecord:
+        """The game's record."""
+        names = self.names + [type(agent).__name__ for agent in self.agents[len(self.names):]]
+        traces = self.traces
+        assert self.outcome is not None, "every way out of the loop sets the outcome"
+        return GameRecord(
+            layout=layout, seed=seed, agents=tuple(names), outcome=self.outcome,
+            score=self.state.score, pacman_moves=self.pacman_moves, actions=tuple(self.actions),
+            fault_agent=self.fault_agent, fault=self.fault, pacman_nodes=tuple(self.nodes),
+            think_time=tuple(self.think), pacman_move_times=tuple(self.move_times),
+            pacman_traces=tuple(traces) if any(t is not None for t in traces) else ())
+
+
+def _who(index: int) -> str:
+    return "Pacman" if index == 0 else f"ghost {index}"
 
 
 def _trace_summary(decision: object) -> dict[str, Any] | None:
@@ -199,38 +314,6 @@ def _shown(action: object) -> str:
         return repr(action)[:80]
     except BaseException:
         return f"<unprintable {type(action).__name__}>"
-
-
-def _guard(index: int, call: Any, argument: Any) -> Any:
-    """Run an agent's code; anything it raises becomes a `crash` fault of that agent."""
-    try:
-        return call(argument)
-    except (GameStopped, GameRestart):
-        raise
-    except BaseException as error:  # SystemExit and an agent's own KeyboardInterrupt too
-        if is_user_interrupt(error):
-            raise
-        if isinstance(error, MoveTimeLimit):
-            raise
-        raise _Fault(Outcome.CRASH, index, _describe_error(error)) from error
-
-
-def _limited(index: int, call: Any, state: GameState, move_time_limit: float | None,
-             deadline: float, timer: MoveTimer) -> Any:
-    """`_guard` with the move interrupted when the move's or the game's time is up."""
-    left = deadline - time.perf_counter()
-    budget = left if move_time_limit is None else min(move_time_limit, left)
-    try:
-        timer.arm(budget)
-        try:
-            return _guard(index, call, state)
-        finally:
-            timer.disarm()
-    except MoveTimeLimit:
-        over_game = budget == left
-        reason = ("the game went over its time limit" if over_game else
-                  f"move went over the limit of {move_time_limit:g}s")
-        raise _Fault(Outcome.TIMEOUT, index, f"{reason} and was stopped") from None
 
 
 def _describe_error(error: BaseException) -> str:

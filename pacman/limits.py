@@ -1,5 +1,8 @@
 """Time limits that interrupt agent code, and a guard against agent code ending the process.
 
+`TimeLimits` is what a game's time is limited by, one frozen value checked once where it is
+made: every command, file and process carries it as it is.
+
 `MoveTimer` raises `MoveTimeLimit` inside whatever runs when a move's time is up (a timer
 signal, so only in the main thread of a POSIX process; elsewhere the caller measures after the
 fact). It is the soft half of a limit: code that catches `BaseException`, or loops in C, is
@@ -18,9 +21,69 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
-__all__ = ["AgentExit", "MoveTimeLimit", "MoveTimer", "guard_process_exit"]
+from pacman.errors import LimitError
+
+__all__ = ["MAX_SECONDS", "AgentExit", "MoveTimeLimit", "MoveTimer", "TimeLimits",
+           "guard_process_exit"]
+
+MAX_SECONDS = 1_000_000.0
+"""The longest time limit there is, about 11.6 days: a larger one is a mistake, not a wish."""
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """What a game's time is limited by, in seconds; None: no limit of that kind.
+
+    Made once from the command line, an experiment file, a notebook call or a test case, and
+    checked once, here: each limit is a real number (not a bool) above 0 and at most
+    `MAX_SECONDS`, else `LimitError` names the limit and the value. An `int` is kept as the
+    `float` it means, so equal limits are equal values. `run_game` keeps them all:
+
+    - a move over `move` ends the game with outcome `timeout` for the agent that made it;
+    - an agent whose own thinking over the game sums to more than `agent_game` times out;
+    - a game still running `game` seconds after its first agent's start-up began times out.
+
+    An agent's start-up (`register_initial_state`) counts as one of its moves.
+    """
+
+    move: float | None = None
+    """Seconds for one move of one agent (its start-up included)."""
+    game: float | None = None
+    """Seconds for the whole game on the wall clock: every agent's thinking and the rules."""
+    agent_game: float | None = None
+    """Seconds each agent may think over the whole game, its moves summed (the classic CS188
+    autograder's per-game limit, which it gives as the same number as the move limit)."""
+
+    def __post_init__(self) -> None:
+        for name in ("move", "game", "agent_game"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not 0 < value <= MAX_SECONDS:  # NaN and infinity too
+                raise LimitError(f"the {name} time limit must be seconds above 0 and at most "
+                                 f"{MAX_SECONDS:,.0f}, got {_shown(value)}")
+            object.__setattr__(self, name, float(value))
+
+    @property
+    def limited(self) -> bool:
+        """True if any limit is set."""
+        return self.move is not None or self.game is not None or self.agent_game is not None
+
+    @classmethod
+    def classic(cls, seconds: float | None) -> TimeLimits:
+        """The classic autograder's limit of `seconds` (None: none): each move and each
+        agent's whole game."""
+        return cls(move=seconds, agent_game=seconds)
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"a whole number of about {int(value.bit_length() * 0.30103)} digits"
+    return repr(value) if isinstance(value, (int, float)) else type(value).__name__
 
 
 class MoveTimeLimit(BaseException):

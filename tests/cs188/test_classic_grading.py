@@ -125,6 +125,56 @@ def test_explored_counts_agree_three_ways_along_the_recorded_game(test_path: Pat
     assert (game.state.is_lose(), game.state.score) == (True, 84)
 
 
+@pytest.mark.parametrize("test_path", _game_tests(), ids=lambda p: p.parent.name)
+def test_a_game_test_plays_through_the_one_game_loop(test_path: Path) -> None:
+    """The grader's classic games are `run_game`'s (`classic=True`): a game test played through
+    the grader's entry and through `run_game` itself makes the moves the classic autograder
+    recorded, with the explored counts it recorded, move for move."""
+    from pacman.cs188.agent import StudentAgent
+    from pacman.cs188.modules.ghostAgents import DirectionalGhost
+    from pacman.game import run_game
+    from pacman.limits import TimeLimits
+
+    spec = load_test(parse_file(test_path))
+    steps = load_solution(parse_file(solution_path(test_path)))
+
+    class Student:
+        """The correct submission along the recorded game, re-seeding as the grader does."""
+
+        def __init__(self) -> None:
+            self.agent = Contestant(CORRECT).game_agent(spec.alg, spec.depth)
+            self.moves: list[tuple[str, int]] = []
+
+        def register_initial_state(self, state: GameState) -> None:
+            self.agent.register_initial_state(state)
+            random.seed(spec.seed)
+
+        def get_action(self, state: GameState) -> str:
+            action, explored = self.agent.move(state)
+            self.moves.append((str(action), explored))
+            random.seed(spec.seed + len(self.moves))
+            return steps[len(self.moves) - 1].optimal[0][0][0]
+
+    def ghosts() -> list[StudentAgent]:
+        return [StudentAgent(DirectionalGhost(i)) for i in (1, 2)]
+
+    played = []
+    for through in ("grader", "run_game"):
+        student = Student()
+        random.seed(spec.seed)
+        if through == "grader":
+            game = play_classic_game(spec.layout, [student, *ghosts()], 120.0)
+            assert not game.crashed and game.pacman_moves == len(steps)
+        else:
+            record = run_game(spec.layout, student, ghosts(), classic=True,
+                              limits=TimeLimits.classic(120.0))
+            assert record.fault is None and record.pacman_moves == len(steps)
+        played.append(student.moves)
+    assert played[0] == played[1]
+    assert [explored for _, explored in played[0]] == [step.optimal[0][1] for step in steps]
+    assert all(action in step.optimal[0][0] for (action, _), step in zip(played[0], steps))
+
+
 @pytest.mark.parametrize(("text", "ghosts"), [
     ("[RandomGhost(1)]", [GhostSpec("RandomGhost", 1)]),
     ("[DirectionalGhost(1), DirectionalGhost(2),]",

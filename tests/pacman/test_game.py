@@ -137,6 +137,44 @@ def test_fast_moves_are_within_the_time_limit() -> None:
     assert record.outcome is Outcome.WIN
 
 
+def test_an_agent_over_its_time_for_the_game_times_out() -> None:
+    """`TimeLimits.agent_game` (the classic grader's per-game limit) sums an agent's own
+    moves: no move is over the move limit, their sum is."""
+    from pacman.limits import TimeLimits
+
+    class Slow:
+        def get_action(self, state: GameState) -> Direction:
+            time.sleep(0.03)
+            return STOP
+
+    record = run_game(CORRIDOR, Slow(), [First(1)], seed=0,
+                      limits=TimeLimits(move=10.0, agent_game=0.08))
+    assert record.outcome is Outcome.TIMEOUT and record.fault_agent == 0
+    assert record.fault is not None and "limit of 0.08s for the game" in record.fault
+    assert 2 <= record.pacman_moves <= 3
+
+
+@pytest.mark.parametrize("value", [0, -1.0, float("nan"), float("inf"), True, "1", 2e6,
+                                   pytest.param(10 ** 5000, id="5000-digits")])
+def test_a_time_limit_is_checked_once_where_it_is_made(value: Any) -> None:
+    from pacman.errors import LimitError
+    from pacman.limits import TimeLimits
+
+    for field in ("move", "game", "agent_game"):
+        with pytest.raises(LimitError, match=f"the {field} time limit must be seconds"):
+            TimeLimits(**{field: value})
+    assert TimeLimits(move=1, game=2) == TimeLimits(move=1.0, game=2.0)
+
+
+def test_time_limits_are_given_once() -> None:
+    from pacman.errors import LimitError
+    from pacman.limits import TimeLimits
+
+    with pytest.raises(LimitError, match="once"):
+        run_game(CORRIDOR, Stopper(), [First(1)], limits=TimeLimits(move=1.0),
+                 move_time_limit=1.0)
+
+
 def test_max_moves_caps_the_game() -> None:
     record = run_game(CORRIDOR, Stopper(), [First(1)], seed=0, max_moves=1)
     assert record.outcome is Outcome.CAPPED
