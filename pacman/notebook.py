@@ -6,9 +6,11 @@ for a notebook's output: the whole page sits in an `<iframe srcdoc="...">` with
 `sandbox="allow-scripts"`, so its style, its script and its element ids live in a document of
 their own (several records in one notebook do not meet, nor do they touch the notebook), and
 the page's content security policy forbids every outside request (no server, no network: it
-works offline and in a saved notebook). A `GameRecord` shows itself this way
-(`GameRecord._repr_html_`); `show(record, layout)` does it for a record whose layout is not a
-shipped one (the record names its layout; the viewer needs the maze itself).
+works offline and in a saved notebook). Importing this module in an IPython kernel (or
+`%load_ext pacman.notebook`) registers `record_html` as the HTML form of every `GameRecord`
+with IPython's display formatter, so a record is shown this way; the record itself, in the game
+core, knows nothing of notebooks. `show(record, layout)` does it for a record whose layout is
+not a shipped one (the record names its layout; the viewer needs the maze itself).
 
 `play(...)` plays one game in the notebook's process, as `pacman play -q` does with the same
 arguments (same seed, same game: same record), and returns its `GameRecord`. Inside a Jupyter
@@ -24,6 +26,7 @@ import base64
 import html
 import io
 import os
+import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +38,8 @@ from pacman.record import GameRecord
 if TYPE_CHECKING:
     from pacman.state import GameState
 
-__all__ = ["DEFAULT_MAX_MOVES", "LiveFrames", "Viewer", "play", "record_html", "show"]
+__all__ = ["DEFAULT_MAX_MOVES", "LiveFrames", "Viewer", "load_ipython_extension", "play",
+           "record_html", "show"]
 
 #: Pacman's move cap when none is given: `pacman play`'s default
 DEFAULT_MAX_MOVES = 3000
@@ -97,6 +101,20 @@ def _height(layout: Layout, num_ghosts: int) -> int:
     scroll bar in a notebook about 1,000 pixels wide (the maze column is 640 to 760 wide)."""
     maze = 640 * layout.height / max(1, layout.width)
     return int(min(_MAX_HEIGHT, max(_MIN_HEIGHT, 390 + maze + 30 * num_ghosts)))
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Show every `GameRecord` as the replay viewer in `ipython` (`%load_ext pacman.notebook`;
+    importing this module in a running IPython does it too)."""
+    ipython.display_formatter.formatters["text/html"].for_type(GameRecord, record_html)
+
+
+def _register_in_running_ipython() -> None:
+    """`load_ipython_extension` for the IPython this module is imported in, if any."""
+    found = sys.modules.get("IPython")
+    shell = getattr(found, "get_ipython", lambda: None)() if found is not None else None
+    if shell is not None and getattr(shell, "display_formatter", None) is not None:
+        load_ipython_extension(shell)
 
 
 def _error_html(message: str) -> str:
@@ -331,3 +349,6 @@ def _agent(text: str, what: str, role: str | None = None) -> tuple[str, dict[str
 def _check_whole(name: str, value: Any, low: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise UsageError(f"{name} must be a whole number >= {low}, got {value!r}")
+
+
+_register_in_running_ipython()

@@ -48,17 +48,6 @@ class GameRecord:
         """True if Pacman won."""
         return self.outcome is Outcome.WIN
 
-    def _repr_html_(self) -> str:
-        """The replay viewer, inline in a Jupyter notebook (`pacman.notebook.record_html`):
-        a self-contained frame; a record that cannot be drawn gives a one-line message."""
-        try:  # imported here, when a notebook shows a record: the core never loads it
-            from pacman.notebook import record_html
-
-            return record_html(self)
-        except Exception as error:  # a notebook's display must never see an exception
-            return (f"<p class=\"pacman-replay-error\">cannot show this game: "
-                    f"{type(error).__name__}</p>")
-
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the record."""
         return {

@@ -33,9 +33,6 @@ POLICY_PACKAGES = ("pacman.agents", "pacman.cs188")
 APPLICATION_PACKAGES = ("pacman.cli", "pacman.experiments", "pacman.grading", "pacman.demos",
                         "pacman.web", "pacman.envs", "pacman.hosting", "pacman.__main__",
                         "pacman.notebook")
-#: the one upward arrow allowed, inside a method only: Jupyter shows a `GameRecord` by the
-#: method it looks up on the record itself (`_repr_html_`), and the viewer is an application
-LAZY_UPWARD = {("pacman.record", "pacman.notebook")}
 
 
 def module_name(path: Path) -> str:
@@ -99,8 +96,7 @@ def imports(module: str) -> Iterator[tuple[str, int]]:
                     yield found, node.lineno
 
 
-GRAPH = {module: sorted({target for target, _ in imports(module) if target != module
-                         and (module, target) not in LAZY_UPWARD})  # loaded late: no cycle
+GRAPH = {module: sorted({target for target, _ in imports(module) if target != module})
          for module in MODULES}
 
 
@@ -115,12 +111,8 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
     upward = [f"{MODULES[module].relative_to(ROOT)}:{line} ({LAYER_NAMES[layer(module)]}) "
               f"imports {target} ({LAYER_NAMES[layer(target)]})"
               for module in MODULES for target, line in imports(module)
-              if layer(target) > layer(module) and (module, target) not in LAZY_UPWARD]
+              if layer(target) > layer(module)]
     assert not upward, "\n".join(upward)
-    for module, target in LAZY_UPWARD:  # never at import time: only inside a function
-        top = ast.parse(MODULES[module].read_text(encoding="utf-8")).body
-        assert not [node for node in top if isinstance(node, (ast.Import, ast.ImportFrom))
-                    and target in ast.unparse(node)], f"{module} imports {target} at load"
 
 
 def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:

@@ -7,7 +7,6 @@ One module per job:
 - `backends`: where games run (a process pool on this machine, or a Dask cluster);
 - `runner`: `run_batch`, the scheduling loop that plays what the store lacks;
 - `store`: the SQLite results file; `claims`: how two batches on one file share its games;
-- `versions`: the code version of a game;
 - `table`, `plot` and `export`: what the store adds up to, and its games as rows;
 - `compare` and `ratings`: paired comparisons and Bradley-Terry ratings;
 - `headline`: the lecture's "Assumptions vs. Reality" experiment.

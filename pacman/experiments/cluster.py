@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacman.errors import BatchError, GameNotStarted
 from pacman.experiments.backends import MAX_JOBS, default_jobs
-from pacman.experiments.versions import CODE_DIGITS
+from pacman.versions import CODE_DIGITS
 
 if TYPE_CHECKING:
     from pacman.experiments.config import GameTask
@@ -70,7 +70,7 @@ class DaskBackend:
 
             raise BatchError("the dask backend needs dask.distributed: "
                              f"{install_command('dask')}") from None
-        from pacman.experiments import versions
+        from pacman import versions
 
         given = scheduler is not None
         if scheduler is None:  # Dask's own default: DASK_SCHEDULER_ADDRESS or its config
@@ -356,7 +356,7 @@ def _probe(address: str, timeout: float, where: str) -> None:
 
 def _worker_package() -> str:
     """(On a worker) the digest of this worker's package."""
-    from pacman.experiments import versions
+    from pacman import versions
 
     return versions.package_digest()
 
@@ -372,7 +372,8 @@ def _play_on_worker(play: Callable[..., GameRecord], task: GameTask, shipment: S
     """
     import distributed
 
-    from pacman.experiments import shipping, versions
+    from pacman import versions
+    from pacman.experiments import shipping
 
     worker = distributed.get_worker().address
     ours = versions.package_digest()

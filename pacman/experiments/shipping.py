@@ -35,10 +35,10 @@ from pathlib import Path
 from pacman.errors import BatchError
 from pacman.experiments.config import GameConfig
 from pacman.experiments.grid import ResolvedConfig
-from pacman.experiments.versions import code_version_of
 from pacman.files import read_bytes
 from pacman.record import GameRecord
 from pacman.task import AgentSpec, Setting
+from pacman.versions import code_version_of
 
 __all__ = ["ShippedFolder", "Shipment", "localise", "restore", "ship", "unpack"]
 
@@ -61,7 +61,7 @@ class Shipment:
     references: tuple[tuple[str, str, str], ...] = ()
     #: modules the configuration imports by name: a worker must have them installed
     modules: tuple[str, ...] = ()
-    #: the code version of the shipped content (`pacman.experiments.versions.code_version_of`)
+    #: the code version of the shipped content (`pacman.versions.code_version_of`)
     code: str = ""
 
 

@@ -3,7 +3,7 @@
 Every finished game is one row, written (and committed) as soon as it is known, keyed by
 `(config_key, base_seed, game_index, code)`: running the same batch again finds what is there
 and plays only the rest. `code` is the code version that played the game
-(`pacman.experiments.versions`): after an edit of the agents' code the same batch plays its
+(`pacman.versions`): after an edit of the agents' code the same batch plays its
 games again under the new version, and the old games stay. The row keeps the columns tables
 group and average by, and the whole `GameRecord` as JSON.
 

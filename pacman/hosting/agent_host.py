@@ -417,7 +417,7 @@ def carry_agent(name: str, settings: Mapping[str, Any], carried: Any
 
 def resolve_in_host(spec: AgentSpec, role: str, index: int,
                     load_seconds: float = LOAD_SECONDS) -> tuple[AgentSpec, str, list[Path]]:
-    """`pacman.experiments.grid.canonical_agent` of an agent of the user's, run in an agent
+    """`pacman.agents.resolve.canonical_agent` of an agent of the user's, run in an agent
     host of its own (so the process that asks never imports the agent's code): the canonical
     spec, the agent's description and its code files. The errors are the ones the same call
     raises in this process (`RegistryError`, `BatchError`, one line each), and BatchError if

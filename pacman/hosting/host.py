@@ -357,7 +357,7 @@ class _Host:
 def _resolve(request: Mapping[str, Any]) -> dict[str, Any]:
     """A batch configuration's agent, resolved here (`canonical_agent`) for a parent that will
     not import its code."""
-    from pacman.experiments.grid import canonical_agent
+    from pacman.agents.resolve import canonical_agent
     from pacman.task import AgentSpec
 
     try:

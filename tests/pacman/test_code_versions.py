@@ -16,8 +16,8 @@ from pacman.experiments.grid import resolve_config
 from pacman.experiments.runner import run_batch
 from pacman.experiments.store import ResultStore, open_results
 from pacman.experiments.table import select_code, summarize
-from pacman.experiments.versions import agent_code_files, code_version, package_digest
 from pacman.task import AgentSpec
+from pacman.versions import agent_code_files, code_version, package_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = '''
@@ -190,7 +190,7 @@ def test_select_code_keeps_each_configurations_latest_version(which: str) -> Non
 
 def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from pacman.experiments import versions
+    from pacman import versions
 
     for name in ("pacman/rules.py", "pacman/cli/play.py", "pacman/web/page.py",
                  "pacman/display/window.py", "pacman/agents/search.py", "pacman/layouts/a.lay",
@@ -219,7 +219,7 @@ def test_the_package_digest_covers_what_plays_games_only(tmp_path: Path,
 
 
 def test_a_file_a_setting_names_with_at_is_part_of_the_code_version(tmp_path: Path) -> None:
-    from pacman.experiments.versions import setting_code_files
+    from pacman.versions import setting_code_files
 
     weights = tmp_path / "weights.json"
     weights.write_text('{"a": 1}')

@@ -40,8 +40,8 @@ from pacman.experiments import run_batch
 from pacman.experiments.cluster import DaskBackend
 from pacman.experiments.config import GameConfig
 from pacman.experiments.grid import resolve_configs
-from pacman.experiments.versions import package_version
 from pacman.task import AgentSpec
+from pacman.versions import package_version
 
 distributed = optional("distributed", "dask")
 

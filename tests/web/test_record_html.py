@@ -1,4 +1,5 @@
-"""A `GameRecord` shows itself in a notebook as the replay viewer (`_repr_html_`): the replay
+"""A `GameRecord` shows itself in a notebook as the replay viewer (registered with IPython's
+display formatter by `pacman.notebook`; the record itself knows no notebook): the replay
 page itself in a sandboxed `<iframe srcdoc>`, loading nothing; two records in one page are two
 viewers that do not meet; a record that cannot be drawn is a short message, never an
 exception. The live frames of `pacman.notebook.LiveFrames` change nothing in the game.
@@ -8,6 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
+import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -63,6 +67,19 @@ def game(seed: int, layout: str = "smallClassic", depth: int = 1,
                     seed=seed, max_moves=40)
 
 
+def shown(record: GameRecord) -> str:
+    """What an IPython kernel that imported `pacman.notebook` shows of `record`, as HTML."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from pacman.notebook import load_ipython_extension
+
+    shell = InteractiveShell.instance()
+    load_ipython_extension(shell)
+    formatted, _ = shell.display_formatter.format(record)
+    html: str = formatted["text/html"]
+    return html
+
+
 @pytest.fixture(scope="module")
 def records() -> tuple[GameRecord, GameRecord]:
     return game(1, trace=True), game(2)
@@ -71,7 +88,7 @@ def records() -> tuple[GameRecord, GameRecord]:
 def test_the_fragment_is_the_replay_page_in_a_sandboxed_frame(
         records: tuple[GameRecord, GameRecord]) -> None:
     record = records[0]
-    fragment = record._repr_html_()
+    fragment = shown(record)
     parsed = frames_of(fragment)
     assert parsed.tags == ["div", "iframe"]  # the page is inside the attribute, not markup
     assert fragment.startswith('<div class="pacman-replay"><iframe ')
@@ -89,7 +106,7 @@ def test_the_fragment_is_the_replay_page_in_a_sandboxed_frame(
 
 def test_two_records_give_two_distinct_fragments(records: tuple[GameRecord, GameRecord]
                                                   ) -> None:
-    first, second = (record._repr_html_() for record in records)
+    first, second = (shown(record) for record in records)
     assert first != second
     for fragment in (first, second):
         assert 'id="' not in fragment.split("srcdoc=")[0]  # no id outside the frame to clash
@@ -99,13 +116,13 @@ def test_a_record_whose_layout_is_not_found_is_a_message(tmp_path: Path) -> None
     maze = parse_layout(TINY, "my-maze")
     record = run_game(maze, make_agent("alphabeta", "pacman", {"depth": 1}),
                       [make_agent("random", "ghost", index=1)], seed=0, max_moves=10)
-    message = record._repr_html_()
+    message = shown(record)
     assert message == ("<p class=\"pacman-replay-error\">cannot show this game: its layout "
                        "&#x27;my-maze&#x27; is neither a shipped layout nor a layout file "
                        "here (a record names its layout): show it with "
                        "pacman.notebook.show(record, layout)</p>")
-    shown = show(record, maze)._repr_html_()
-    assert frames_of(shown).iframes[0]["srcdoc"] == build_replay_page(Replay(maze, 1, record))
+    viewer = show(record, maze)._repr_html_()
+    assert frames_of(viewer).iframes[0]["srcdoc"] == build_replay_page(Replay(maze, 1, record))
     path = tmp_path / "my.lay"
     path.write_text(TINY, encoding="utf-8")
     assert frames_of(show(record, str(path))._repr_html_()).iframes[0]["srcdoc"] \
@@ -123,7 +140,7 @@ def test_a_broken_record_never_raises(records: tuple[GameRecord, GameRecord],
         "illegal moves": dataclasses.replace(record, actions=("North",) * 30),
         "impossible agent count": dataclasses.replace(record, agents=("Pacman",)),
     }[change]
-    fragment = broken._repr_html_()
+    fragment = shown(broken)
     assert fragment.startswith(("<p class=\"pacman-replay-error\">cannot show this game: ",
                                 '<div class="pacman-replay"><iframe ')), fragment
     assert "\n" not in fragment.split("srcdoc=")[0]
@@ -175,7 +192,7 @@ def test_two_viewers_in_one_page_work_apart(visit: Any, tmp_path: Path,
                                             records: tuple[GameRecord, GameRecord]) -> None:
     page = tmp_path / "notebook.html"
     page.write_text("<!DOCTYPE html><html><body>" + "".join(
-        record._repr_html_() for record in records) + "</body></html>", encoding="utf-8")
+        shown(record) for record in records) + "</body></html>", encoding="utf-8")
     opened = visit.open(page)
     opened.wait_for_function("document.querySelectorAll('iframe').length == 2")
     first, second = opened.frames[1:]
@@ -200,14 +217,31 @@ def test_a_viewer_that_fails_to_build_is_a_message(records: tuple[GameRecord, Ga
         raise RuntimeError("boom")
 
     monkeypatch.setattr(pacman.web.replay_page, "build_replay_page", broken)
-    assert records[0]._repr_html_() == ("<p class=\"pacman-replay-error\">cannot show this "
+    assert shown(records[0]) == ("<p class=\"pacman-replay-error\">cannot show this "
                                         "game: RuntimeError: boom</p>")
 
 
-def test_a_record_shows_a_message_when_the_viewer_cannot_be_loaded(
-        records: tuple[GameRecord, GameRecord], monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-
-    monkeypatch.setitem(sys.modules, "pacman.notebook", None)  # importing it now fails
-    assert records[0]._repr_html_() == ("<p class=\"pacman-replay-error\">cannot show this "
-                                        "game: ModuleNotFoundError</p>")
+def test_the_core_shows_no_html_until_the_notebook_module_is_loaded() -> None:
+    """In IPython a record is its repr until `pacman.notebook` is imported (or loaded as an
+    extension): then it is the viewer."""
+    pytest.importorskip("IPython")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        from IPython.core.interactiveshell import InteractiveShell
+        shell = InteractiveShell.instance()
+        import pacman
+        from pacman.agents.registry import make_agent
+        record = pacman.run_game(pacman.load_layout("testClassic"),
+                                 make_agent("alphabeta", "pacman", {"depth": 1}),
+                                 [make_agent("random", "ghost", index=1)], seed=1)
+        import sys
+        print("pacman.notebook" in sys.modules, "text/html" in
+              shell.display_formatter.format(record)[0])
+        import pacman.notebook
+        print(shell.display_formatter.format(record)[0]["text/html"][:27])
+        fresh = InteractiveShell()
+        fresh.run_line_magic("load_ext", "pacman.notebook")
+        print(fresh.display_formatter.format(record)[0]["text/html"][:27])
+    """)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["False False", '<div class="pacman-replay">',
+                                           '<div class="pacman-replay">']

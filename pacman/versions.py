@@ -33,7 +33,7 @@ __all__ = ["CODE_DIGITS", "agent_code_files", "code_version", "code_version_of",
            "package_digest", "package_version", "setting_code_files"]
 
 CODE_DIGITS = 12  # hex digits of a code version
-_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 _PACKAGES = ("pacman",)
 # parts of `pacman` that never change a game's course: edits there keep the code version
 _PRESENTATION = ("cli", "display", "web", "grading", "demos", "envs")
