@@ -115,6 +115,32 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
     assert not upward, "\n".join(upward)
 
 
+def readme_layers() -> dict[int, set[str]]:
+    """The top-level modules and packages the README's layout block names, by layer."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## How the code is laid out", 1)[1].split("```")[1]
+    labels = {"APPLICATIONS": APPLICATION, "POLICIES": POLICY, "GAME CORE": CORE}
+    rows: dict[int, str] = {}
+    current = None
+    for line in block.splitlines():
+        for label, number in labels.items():
+            if line.startswith(label):
+                current, line = number, line[len(label):]
+        if current is not None:
+            rows[current] = rows.get(current, "") + " " + line.split("import")[0]
+    return {number: {name.removeprefix("pacman.") for name in
+                     (part.strip() for part in row.split(",")) if name}
+            for number, row in rows.items()}
+
+
+def test_the_readme_is_short_and_names_every_top_level_module_in_its_layer() -> None:
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
+    top = {name.split(".")[1] for name in MODULES if name.count(".") >= 1}
+    expected = {number: {name for name in top if layer(f"pacman.{name}") == number}
+                for number in LAYER_NAMES}
+    assert readme_layers() == expected
+
+
 def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
     """One import cycle of `graph` as a path that starts and ends at the same module."""
     WHITE, GREY, BLACK = 0, 1, 2
