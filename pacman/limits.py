@@ -26,8 +26,8 @@ from typing import Any, NoReturn
 
 from pacman.errors import LimitError
 
-__all__ = ["MAX_SECONDS", "AgentExit", "MoveTimeLimit", "MoveTimer", "TimeLimits",
-           "guard_process_exit"]
+__all__ = ["MAX_SECONDS", "NO_LIMITS", "AgentExit", "MoveTimeLimit", "MoveTimer", "TimeLimits",
+           "guard_process_exit", "seconds"]
 
 MAX_SECONDS = 1_000_000.0
 """The longest time limit there is, about 11.6 days: a larger one is a mistake, not a wish."""
@@ -60,13 +60,8 @@ class TimeLimits:
     def __post_init__(self) -> None:
         for name in ("move", "game", "agent_game"):
             value = getattr(self, name)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not 0 < value <= MAX_SECONDS:  # NaN and infinity too
-                raise LimitError(f"the {name} time limit must be seconds above 0 and at most "
-                                 f"{MAX_SECONDS:,.0f}, got {_shown(value)}")
-            object.__setattr__(self, name, float(value))
+            if value is not None:
+                object.__setattr__(self, name, seconds(value, f"the {name} time limit"))
 
     @property
     def limited(self) -> bool:
@@ -78,6 +73,21 @@ class TimeLimits:
         """The classic autograder's limit of `seconds` (None: none): each move and each
         agent's whole game."""
         return cls(move=seconds, agent_game=seconds)
+
+
+NO_LIMITS = TimeLimits()
+"""No time limit at all (the default of a game)."""
+
+
+def seconds(value: object, what: str) -> float:
+    """`value` as a time limit in seconds: a real number (not a bool) above 0 and at most
+    `MAX_SECONDS`, as a float; else `LimitError` naming `what` (`"--move-timeout"`, `"the move
+    time limit"`). The one check of a time limit, wherever one is given."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not 0 < value <= MAX_SECONDS:  # NaN and infinity too
+        raise LimitError(f"{what}: expected seconds > 0 and at most {MAX_SECONDS:,.0f}, "
+                         f"got {_shown(value)}")
+    return float(value)
 
 
 def _shown(value: object) -> str:

@@ -283,11 +283,12 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
 
     Raises:
         PacmanError: a bad name, setting, layout or number, as one line (`RegistryError`,
-            `SettingsError`, `LayoutError`, `UsageError`).
+            `SettingsError`, `LayoutError`, `LimitError`, `UsageError`).
     """
     from pacman.agents.registry import accepts_setting, agent_class
     from pacman.hosting.local import build_agents, play_built
     from pacman.layout import check_playable, ghosts_in_play
+    from pacman.limits import TimeLimits
     from pacman.task import AgentSpec, GameSpec
 
     _check_whole("seed", seed, 0)
@@ -298,12 +299,10 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
         _check_whole("num_ghosts", num_ghosts, 0)
     if max_moves is not None:
         _check_whole("max_moves", max_moves, 0)
-    for name, seconds in (("move_time_limit", move_time_limit),
-                          ("game_time_limit", game_time_limit), ("frame_time", frame_time)):
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(
-                seconds, (int, float)) or not 0 <= seconds < float("inf")
-                or (seconds == 0 and name != "frame_time")):
-            raise UsageError(f"{name} must be seconds > 0, got {seconds!r}")
+    limits = TimeLimits(move=move_time_limit, game=game_time_limit)  # LimitError if wrong
+    if frame_time is not None and (isinstance(frame_time, bool) or not isinstance(
+            frame_time, (int, float)) or not 0 <= frame_time < float("inf")):
+        raise UsageError(f"frame_time must be seconds >= 0, got {frame_time!r}")
     if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 0.25 <= zoom <= 8:
         raise UsageError(f"zoom must be a number from 0.25 to 8, got {zoom!r}")
     the_layout = layout if isinstance(layout, Layout) else load_layout(layout)
@@ -322,8 +321,8 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
     check_playable(the_layout, ghost_count)
     spec = GameSpec.of(the_layout, AgentSpec.of(pacman_name, pacman_settings),
                        AgentSpec.of(ghost_name, ghost_settings), ghost_count, seed,
-                       max_moves=max_moves or None, move_time_limit=move_time_limit,
-                       game_time_limit=game_time_limit)
+                       max_moves=max_moves or None,
+                       limits=limits)
     publish = _kernel_publisher() if live is not False else None
     if live and publish is None:
         raise UsageError("live=True needs a Jupyter kernel (with IPython); leave live unset "

@@ -4,8 +4,8 @@ An `AgentSpec` names one agent as the command line does (a registry name, `modul
 `path/file.py:Class`) with its settings (`name: value`, values a bool, an int, a float, a
 string or None), kept sorted by name so that two specs of the same agent are equal. A
 `GameSpec` is one whole game: the layout (its name and its own text, so a process on another
-machine needs no file), the Pacman, one spec per ghost, the seed, the move cap and the two time
-limits (`move_time_limit` and `game_time_limit`, in seconds, as `run_game` takes them).
+machine needs no file), the Pacman, one spec per ghost, the seed, the move cap and the time
+limits (`pacman.limits.TimeLimits`, as `run_game` takes them).
 
 Both are frozen and turn into JSON and back (`to_json`, `from_json`) without loss; `from_json`
 checks every field and raises `ValueError` with the field's name. Nothing here builds an agent:
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pacman.layout import Layout, ghosts_in_play, parse_layout
+from pacman.limits import NO_LIMITS, TimeLimits
 
 __all__ = ["AgentSpec", "GameSpec", "Setting"]
 
@@ -84,21 +85,19 @@ class GameSpec:
     ghosts: tuple[AgentSpec, ...]
     seed: int
     max_moves: int | None = None
-    move_time_limit: float | None = None
-    game_time_limit: float | None = None
+    limits: TimeLimits = NO_LIMITS
 
     @classmethod
     def of(cls, layout: Layout, pacman: AgentSpec, ghost: AgentSpec | Sequence[AgentSpec],
            num_ghosts: int | None, seed: int, *, max_moves: int | None = None,
-           move_time_limit: float | None = None, game_time_limit: float | None = None,
-           clamp: bool = True) -> GameSpec:
+           limits: TimeLimits = NO_LIMITS, clamp: bool = True) -> GameSpec:
         """A game against `num_ghosts` ghosts of one kind (or the given ghosts, one each), by
         the one ghost-count rule (`pacman.layout.ghosts_in_play`; `clamp` as `-k` does)."""
         if isinstance(ghost, AgentSpec):
             ghosts = (ghost,) * ghosts_in_play(layout, num_ghosts, clamp=clamp)
         else:
             ghosts = tuple(ghost)[:ghosts_in_play(layout, num_ghosts, clamp=clamp)]
-        return cls(layout, pacman, ghosts, seed, max_moves, move_time_limit, game_time_limit)
+        return cls(layout, pacman, ghosts, seed, max_moves, limits)
 
     @property
     def num_ghosts(self) -> int:
@@ -110,8 +109,8 @@ class GameSpec:
         return {"layout_name": self.layout.name, "layout_text": self.layout.text,
                 "pacman": self.pacman.to_json(),
                 "ghosts": [ghost.to_json() for ghost in self.ghosts], "seed": self.seed,
-                "max_moves": self.max_moves, "move_time_limit": self.move_time_limit,
-                "game_time_limit": self.game_time_limit}
+                "max_moves": self.max_moves, "move_time_limit": self.limits.move,
+                "game_time_limit": self.limits.game}
 
     @classmethod
     def from_json(cls, data: Any) -> GameSpec:
@@ -138,16 +137,11 @@ class GameSpec:
         if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
                 max_moves, int) or max_moves < 0):
             raise ValueError(f"max_moves must be a whole number >= 0 or null, got {max_moves!r}")
-        limits = {key: data[key] for key in ("move_time_limit", "game_time_limit")}
-        for key, value in limits.items():
-            if value is not None and (isinstance(value, bool) or not isinstance(
-                    value, (int, float)) or not 0 < value < math.inf):
-                raise ValueError(f"{key} must be seconds > 0 or null, got {value!r}")
+        limits = TimeLimits(move=data["move_time_limit"], game=data["game_time_limit"])
         layout = parse_layout(text, name)
         spec = cls(layout, AgentSpec.from_json(data["pacman"], "pacman"),
                    tuple(AgentSpec.from_json(ghost, f"ghosts[{i}]")
                          for i, ghost in enumerate(ghosts)),
-                   seed, max_moves,
-                   *(None if value is None else float(value) for value in limits.values()))
+                   seed, max_moves, limits)
         ghosts_in_play(layout, spec.num_ghosts)  # no more ghosts than the layout has
         return spec

@@ -14,6 +14,7 @@ from pacman.cli.options import (
     non_negative_float,
     non_negative_int,
     parse_settings,
+    seconds,
     split_agent,
     typed,
 )
@@ -80,9 +81,9 @@ def add_parser(commands: Commands) -> None:
     batch.add_argument("--max-moves", type=_whole("max_moves"), default=None,
                        help="cap on Pacman moves, outcome 'capped' (default "
                             f"{DEFAULT_MAX_MOVES}; 0 lifts the cap)")
-    batch.add_argument("--move-timeout", dest="move_time_limit", type=_seconds, default=None,
+    batch.add_argument("--move-timeout", dest="move_time_limit", type=seconds, default=None,
                        help="seconds allowed per move (outcome 'timeout')")
-    batch.add_argument("--game-timeout", dest="game_time_limit", type=_seconds, default=None,
+    batch.add_argument("--game-timeout", dest="game_time_limit", type=seconds, default=None,
                        help="seconds allowed per game: the game is stopped and recorded as "
                             "'timeout' (on Dask, by its worker, which plays it in a child "
                             "process)")
@@ -97,7 +98,7 @@ def add_parser(commands: Commands) -> None:
                        help="Dask scheduler, e.g. tcp://host:8786 (default with --backend "
                             "dask: $DASK_SCHEDULER_ADDRESS, else a local cluster of --jobs "
                             "workers on 127.0.0.1)")
-    batch.add_argument("--worker-wait", type=_seconds, default=None, metavar="SECONDS",
+    batch.add_argument("--worker-wait", type=seconds, default=None, metavar="SECONDS",
                        help="with --backend dask, stop the batch (exit 2, the stored games "
                             "kept) when no usable worker has been there for this long "
                             "(default 60)")
@@ -153,20 +154,6 @@ def resumable(run: Callable[[argparse.Namespace], int], args: argparse.Namespace
         return run(args)
     except BatchInterrupted as stop:
         return interrupted(stop, args.out)
-
-
-def _seconds(text: str) -> float:
-    """An argparse type: seconds, > 0 and at most the runner's MAX_SECONDS."""
-    from pacman.experiments.runner import MAX_SECONDS
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {_cut(text)}") from None
-    if not 0 < value <= MAX_SECONDS:  # NaN too
-        raise argparse.ArgumentTypeError(f"expected seconds > 0 and at most "
-                                         f"{MAX_SECONDS:,.0f}, got {_cut(text)}")
-    return value
 
 
 def _cut(text: str) -> str:
@@ -238,13 +225,6 @@ def _check_experiment(experiment: Experiment, path: str) -> None:
         if value is not None and not low <= value <= high:
             raise UsageError(f"{path}: {option} must be a whole number from {low} to {high}, "
                              f"got {_cut(str(value))}")
-    for option, seconds in (("move_timeout", experiment.move_time_limit),
-                            ("game_timeout", experiment.game_time_limit)):
-        if seconds is not None:
-            try:
-                _seconds(str(seconds))
-            except argparse.ArgumentTypeError as error:
-                raise UsageError(f"{path}: {option}: {error}") from None
 
 
 def _clamp_ghosts(configs: Sequence[GameConfig]) -> list[GameConfig]:

@@ -10,8 +10,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypedDict
 
-from pacman.cli.batch import _agent_specs, _clamp_ghosts, _seconds, _whole, resumable
-from pacman.cli.options import DEFAULT_MAX_MOVES, add_isolation_option, non_negative_float
+from pacman.cli.batch import _agent_specs, _clamp_ghosts, _whole, resumable
+from pacman.cli.options import (
+    DEFAULT_MAX_MOVES,
+    add_isolation_option,
+    non_negative_float,
+    seconds,
+)
 from pacman.cli.progress import LOG_EVERY, BatchProgress
 from pacman.errors import UsageError
 
@@ -84,7 +89,7 @@ def add_board_options(parser: argparse.ArgumentParser, games: int, out: str, gam
                              "board")
     parser.add_argument("--max-moves", type=_whole("max_moves"), default=DEFAULT_MAX_MOVES,
                         help=f"cap on Pacman moves (default {DEFAULT_MAX_MOVES}; 0 lifts it)")
-    parser.add_argument("--game-timeout", dest="game_time_limit", type=_seconds, default=None,
+    parser.add_argument("--game-timeout", dest="game_time_limit", type=seconds, default=None,
                         help="seconds allowed per game (a killed game has no score)")
     parser.add_argument("-j", "--jobs", type=_whole("jobs"), default=None,
                         help="worker processes (default: all cores)")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pacman.cli.options import non_negative_int, positive_float, positive_int
+from pacman.cli.options import non_negative_int, positive_int, seconds
 from pacman.errors import PacmanError, UsageError
 
 if TYPE_CHECKING:  # the grader is imported when a command grades, not to build the parser
@@ -87,14 +87,14 @@ def add_parser(commands: Commands) -> None:
                        help="write Gradescope's results.json format")
     grade.add_argument("--generate-solutions", action="store_true",
                        help="write every test's .solution with the reference agents, then stop")
-    grade.add_argument("--test-timeout", type=positive_float, default=None, metavar="S",
+    grade.add_argument("--test-timeout", type=seconds, default=None, metavar="S",
                        help="hard wall-time limit per test, agent tests included (without it: "
                             "120 s, and an agent test may run as long as its classic numGames "
                             "x maxTime, as in CS188)")
-    grade.add_argument("--question-timeout", type=positive_float, default=None, metavar="S",
+    grade.add_argument("--question-timeout", type=seconds, default=None, metavar="S",
                        help="hard wall-time limit per question (without it: 300 s, grown by "
                             "what its agent tests' classic limits add)")
-    grade.add_argument("--student-timeout", type=positive_float, default=None, metavar="S",
+    grade.add_argument("--student-timeout", type=seconds, default=None, metavar="S",
                        help="hard wall-time limit per submission, every question and restart "
                             "included (default: none); the questions left are not run")
     grade.add_argument("--memory-mb", type=non_negative_int, default=2048, metavar="MB",

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
 
 from pacman import settings
 from pacman.display.formats import MAX_ANIMATION_FPS, MIN_ANIMATION_FPS, animation_format
-from pacman.errors import UsageError
+from pacman.errors import LimitError, UsageError
+from pacman.limits import MAX_SECONDS
+from pacman.limits import seconds as checked_seconds
 
 if TYPE_CHECKING:
     from pacman.display.protocol import Display
@@ -69,6 +72,23 @@ def number_in(low: float, high: float, kind: type[float] = float, *, low_open: b
         return value
 
     return parse
+
+
+#: a number as people type it, in ASCII digits (`float` also takes `1_0` and other scripts' digits)
+_DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit in seconds, checked by the one check of a time limit
+    (`pacman.limits.seconds`: above 0 and at most `MAX_SECONDS`), typed in ASCII digits."""
+    try:
+        if _DECIMAL.fullmatch(text):
+            return checked_seconds(float(text), "a time limit")
+    except LimitError:
+        pass
+    shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+    raise argparse.ArgumentTypeError(f"expected seconds > 0 and at most {MAX_SECONDS:,.0f}, "
+                                     f"got {shown}")
 
 
 #: Bounds of the plain number options: finite, and far beyond any sensible use.

@@ -18,8 +18,8 @@ from pacman.cli.options import (
     non_negative_int,
     number_in,
     parse_settings,
-    positive_float,
     positive_int,
+    seconds,
     seed_int,
     split_agent,
     with_export,
@@ -27,6 +27,7 @@ from pacman.cli.options import (
 from pacman.display.protocol import GameRestart, NullDisplay
 from pacman.errors import UsageError
 from pacman.layout import check_playable, ghosts_in_play, load_layout
+from pacman.limits import TimeLimits
 from pacman.record import GameRecord, Outcome
 
 if TYPE_CHECKING:
@@ -97,11 +98,11 @@ def add_parser(commands: Commands) -> None:
     play.add_argument("--max-moves", type=non_negative_int, default=DEFAULT_MAX_MOVES,
                       help="cap on Pacman moves: a capped game is recorded as 'capped' "
                            f"(default {DEFAULT_MAX_MOVES}; 0 lifts the cap)")
-    play.add_argument("--timeout", "--move-timeout", dest="move_time_limit",
-                      type=positive_float, default=None,
+    play.add_argument("--move-timeout", "--timeout", dest="move_time_limit",
+                      type=seconds, default=None,
                       help="seconds allowed per agent move; a slower move is stopped and the "
                            "game recorded as 'timeout'")
-    play.add_argument("--game-timeout", dest="game_time_limit", type=positive_float,
+    play.add_argument("--game-timeout", dest="game_time_limit", type=seconds,
                       default=None,
                       help="seconds allowed per game; a longer game is stopped and recorded "
                            "as 'timeout'")
@@ -189,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
         """Game `seed` of this command, as the one game description every host plays."""
         return GameSpec.of(layout, pacman_spec, ghost_spec, num_ghosts, seed,
                            max_moves=args.max_moves or None,
-                           move_time_limit=args.move_time_limit,
-                           game_time_limit=args.game_time_limit)
+                           limits=TimeLimits(move=args.move_time_limit,
+                                             game=args.game_time_limit))
 
     keyboard = args.pacman.lower() in ("keyboard", "keyboardagent")
     # With a time limit the agents play in a child process that can be stopped (the keyboard

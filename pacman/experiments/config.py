@@ -31,6 +31,7 @@ from typing import Any
 
 from pacman.errors import StoreError
 from pacman.layout import Layout
+from pacman.limits import TimeLimits
 from pacman.record import GameRecord, Outcome
 from pacman.task import AgentSpec, GameSpec
 
@@ -134,7 +135,8 @@ class GameTask:
         `layout` (the configuration's, loaded)."""
         config = self.config
         return GameSpec.of(layout, config.pacman, config.ghost, config.num_ghosts, self.seed,
-                           max_moves=config.max_moves, move_time_limit=config.move_time_limit)
+                           max_moves=config.max_moves,
+                           limits=TimeLimits(move=config.move_time_limit))
 
 
 @dataclass(frozen=True)

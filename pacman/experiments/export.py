@@ -33,10 +33,9 @@ def game_rows(games: Sequence[StoredGame]) -> list[dict[str, Any]]:
     rows = []
     for game in games:
         config = game.config
-        row: dict[str, Any] = {
-            "layout": config.layout, "pacman": config.pacman.name, "ghost": config.ghost.name,
-            "num_ghosts": config.num_ghosts, "max_moves": config.max_moves,
-            "move_timeout": config.move_time_limit, "paired": config.paired}
+        stored = config.to_dict()  # the configuration's columns, by their stored names
+        row: dict[str, Any] = {name: stored[name] for name in _FIRST[:6]}
+        row["paired"] = config.paired
         mine = config.pacman.settings_dict()
         row.update({f"pacman.{name}": mine.get(name) for name in pacman_settings})
         theirs = config.ghost.settings_dict()

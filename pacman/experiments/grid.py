@@ -17,6 +17,7 @@ from pacman.experiments.config import GameConfig
 from pacman.files import read_bytes
 from pacman.hosting.agent_host import LOAD_SECONDS, resolve_in_host, trusted
 from pacman.layout import check_playable, ghosts_in_play, layout_reference, load_layout
+from pacman.limits import seconds
 from pacman.task import AgentSpec, Setting
 from pacman.versions import (
     code_version,
@@ -126,11 +127,10 @@ def resolve_config(config: GameConfig, isolation: str = "process",
                                                 load_seconds)
     if config.max_moves is not None and config.max_moves < 1:
         raise BatchError(f"max_moves must be >= 1, got {config.max_moves}")
-    if config.move_time_limit is not None and config.move_time_limit <= 0:
-        raise BatchError(f"move_timeout must be > 0 seconds, got {config.move_time_limit}")
     limit = config.move_time_limit
     canonical = GameConfig(pacman, ghost, count, layout_key, config.max_moves,
-                           None if limit is None else float(limit), config.paired)
+                           None if limit is None else seconds(limit, "move_timeout"),
+                           config.paired)
     names = (pacman_name, *[ghost_name] * count)
     files = tuple(sorted({*pacman_files, *ghost_files, *layout_files(layout_key)}))
     return ResolvedConfig(canonical, layout.name, names, code_version(files), files)
@@ -224,6 +224,10 @@ def _experiment(data: Any) -> Experiment:
                              f"got {value!r}")
         return kind(value)
 
+    def limit(key: str) -> float | None:
+        value = data.get(key)
+        return None if value is None else seconds(value, key)
+
     for key in ("layouts",):
         if not all(isinstance(v, str) for v in listed(key)):
             raise BatchError(f"{key} must be names (strings)")
@@ -238,8 +242,7 @@ def _experiment(data: Any) -> Experiment:
         ghosts=tuple(_agents(listed("ghosts"), "ghosts")),
         layouts=tuple(listed("layouts")), num_ghosts=tuple(counts), games=games,
         seed=number("seed", int), max_moves=number("max_moves", int),
-        move_time_limit=number("move_timeout", float),
-        game_time_limit=number("game_timeout", float))
+        move_time_limit=limit("move_timeout"), game_time_limit=limit("game_timeout"))
 
 
 def _agents(entries: list[Any], key: str) -> list[AgentSpec]:

@@ -45,7 +45,6 @@ share the pool, the claims and the progress.
 from __future__ import annotations
 
 import dataclasses
-import math
 import threading
 import time
 from collections import deque
@@ -66,13 +65,13 @@ from pacman.experiments.grid import ResolvedConfig, resolve_configs
 from pacman.experiments.store import INTEGER_MAX, INTEGER_MIN, ResultStore, open_results
 from pacman.hosting import ISOLATIONS
 from pacman.layout import load_layout
+from pacman.limits import seconds
 from pacman.record import GameRecord, Outcome
 from pacman.task import GameSpec
 
 DEFAULT_STORE = Path("results") / "pacman.db"
 _POLL_SECONDS = 0.5  # longest wait between checks for overdue games, progress and Ctrl-C
 MAX_GAMES = 1_000_000  # games in one batch: more would not fit in memory (nor in a day)
-MAX_SECONDS = 1_000_000.0  # the longest time limit, about 11.6 days
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -107,8 +106,9 @@ def play_game(task: GameTask, game_time_limit: float | None = None) -> GameRecor
     _check_code(config)
     spec = task.game(layout)
     if game_time_limit is not None:
-        spec = dataclasses.replace(spec, game_time_limit=game_time_limit)
-    if config.move_time_limit is not None or game_time_limit is not None:
+        spec = dataclasses.replace(spec, limits=dataclasses.replace(spec.limits,
+                                                                    game=game_time_limit))
+    if spec.limits.limited:
         return _play_watched(task, spec)
     try:
         pacman, ghosts = build_agents(spec, task.isolation)
@@ -285,9 +285,8 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
             INTEGER_MIN <= seed <= INTEGER_MAX):
         raise BatchError(f"the batch seed must be a whole number from {INTEGER_MIN} to "
                          f"{INTEGER_MAX}, got {seed!r}")
-    if game_time_limit is not None and not 0 < game_time_limit <= MAX_SECONDS:
-        raise BatchError(f"game_time_limit must be > 0 and at most {MAX_SECONDS:,.0f} seconds, "
-                         f"got {game_time_limit}")
+    if game_time_limit is not None:
+        game_time_limit = seconds(game_time_limit, "game_time_limit")
     from pacman.hosting.agent_host import load_limit
 
     resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs],
@@ -333,10 +332,6 @@ def _check_numbers(config: GameConfig) -> None:
     """BatchError for a number the store cannot hold or a worker cannot use."""
     if config.max_moves is not None and config.max_moves > INTEGER_MAX:
         raise BatchError(f"max_moves must be at most {INTEGER_MAX}, got {config.max_moves}")
-    timeout = config.move_time_limit
-    if timeout is not None and not (math.isfinite(timeout) and timeout <= MAX_SECONDS):
-        raise BatchError(f"move_timeout must be at most {MAX_SECONDS:,.0f} seconds, got "
-                         f"{timeout}")
 
 
 @dataclass

@@ -145,11 +145,11 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
 def column_value(game: StoredGame, column: str) -> Setting:
     """The value of a grouping column for one game (None if the game does not have it)."""
     config = game.config
+    stored = config.to_dict()  # the configuration's columns, by their stored names
     fixed: dict[str, Setting] = {
         "agent": config.pacman.name, "settings": config.pacman.settings_text(),
         "ghost": config.ghost.name, "ghost_settings": config.ghost.settings_text(),
-        "num_ghosts": config.num_ghosts, "layout": config.layout,
-        "max_moves": config.max_moves, "move_timeout": config.move_time_limit,
+        **{name: stored[name] for name in ("num_ghosts", "layout", "max_moves", "move_timeout")},
         "seed": game.base_seed, "version": game.version, "code": game.code or "unknown",
     }
     if column in fixed:

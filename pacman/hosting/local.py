@@ -80,7 +80,7 @@ def build_agents(spec: GameSpec, isolation: str = "process",
     """
     if isolation not in ISOLATIONS:
         raise RegistryError(f"unknown isolation {isolation!r} (choose process or none)")
-    seconds = load_limit(spec.game_time_limit) if load_seconds is None else load_seconds
+    seconds = load_limit(spec.limits.game) if load_seconds is None else load_seconds
 
     def build(agent: AgentSpec, role: str, index: int) -> Any:
         settings = agent.settings_dict()
@@ -126,5 +126,4 @@ def play_built(spec: GameSpec, pacman: Any, ghosts: list[Any],
                display: Display | None = None) -> GameRecord:
     """Play `spec` with agents already built from it (`build_agents`), as `play` does."""
     return run_game(spec.layout, pacman, ghosts, seed=spec.seed, max_moves=spec.max_moves,
-                    move_time_limit=spec.move_time_limit,
-                    game_time_limit=spec.game_time_limit, display=display)
+                    limits=spec.limits, display=display)

@@ -89,7 +89,7 @@ class WatchedGames:
             AgentSetupError: an agent that cannot be built, that takes longer than the limit
                 to load, or whose loading ends the child (one line naming it).
         """
-        seconds = load_limit(spec.game_time_limit)
+        seconds = load_limit(spec.limits.game)
         agents = [(agent, role) for agent, role in (
             (spec.pacman, "pacman"), *((ghost, "ghost") for ghost in spec.ghosts))
             if not trusted(agent.name, role, agent.settings_dict())]
@@ -120,7 +120,7 @@ class WatchedGames:
         mirror = _Mirror(spec, display)
         try:
             child.send({"game": spec.to_json(), "isolation": self.isolation,
-                        "load_seconds": load_limit(spec.game_time_limit)})
+                        "load_seconds": load_limit(spec.limits.game)})
             return self._follow(child, spec, mirror)
         except ChildDied as died:
             self._stop()
@@ -138,9 +138,9 @@ class WatchedGames:
     def _follow(self, child: Child, spec: GameSpec, mirror: _Mirror) -> GameRecord:
         started = time.monotonic()
         agents = spec.num_ghosts + 1
-        game_deadline = (float("inf") if spec.game_time_limit is None
-                         else started + spec.game_time_limit + GRACE)
-        per_move = None if spec.move_time_limit is None else spec.move_time_limit + GRACE
+        game_deadline = (float("inf") if spec.limits.game is None
+                         else started + spec.limits.game + GRACE)
+        per_move = None if spec.limits.move is None else spec.limits.move + GRACE
         # start-up: every agent may take a move's time to register
         move_deadline = float("inf") if per_move is None else started + agents * per_move
         while True:
@@ -150,9 +150,9 @@ class WatchedGames:
             if message is None:
                 late_game = time.monotonic() >= game_deadline
                 self._stop()
-                reason = (f"the game went over its time limit of {spec.game_time_limit:g}s"
+                reason = (f"the game went over its time limit of {spec.limits.game:g}s"
                           if late_game else
-                          f"move went over the limit of {spec.move_time_limit:g}s")
+                          f"move went over the limit of {spec.limits.move:g}s")
                 return mirror.ended(Outcome.TIMEOUT, f"{reason}; its process was stopped")
             event = message.get("event")
             if event == "move":

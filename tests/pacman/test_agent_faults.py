@@ -15,6 +15,7 @@ import pytest
 
 from pacman import load_layout, run_game
 from pacman.hosting.watched import WatchedGames
+from pacman.limits import TimeLimits
 from pacman.record import Outcome
 from pacman.task import AgentSpec, GameSpec
 
@@ -187,13 +188,14 @@ def test_an_agent_that_ends_its_process_is_a_crash_of_the_game(folder: Path) -> 
 def test_watched_games_keep_the_moves_made_before_the_kill(folder: Path) -> None:
     with WatchedGames() as watched:
         record = watched.play(GameSpec.of(TINY, AgentSpec("faulty:Slowish"),
-                                          AgentSpec("RandomGhost"), 1, 3, game_time_limit=0.3))
+                                          AgentSpec("RandomGhost"), 1, 3,
+                                          limits=TimeLimits(game=0.3)))
         assert record.outcome is Outcome.TIMEOUT
         assert record.pacman_moves >= 2 and len(record.actions) >= 3
         # the same child plays the next game
         normal = watched.play(GameSpec.of(TINY, AgentSpec("GreedyAgent"),
                                           AgentSpec("RandomGhost"), 1, 3, max_moves=200,
-                                          move_time_limit=5.0))
+                                          limits=TimeLimits(move=5.0)))
     alone = run_game(TINY, __import__("pacman.agents.simple").agents.simple.GreedyAgent(),
                      [__import__("pacman.agents.ghosts").agents.ghosts.RandomGhost(1)], seed=3,
                      max_moves=200)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pacman.cli import main
-from pacman.errors import BatchError
+from pacman.errors import BatchError, LimitError
 from pacman.experiments import resolve_config, run_batch
 from pacman.experiments.config import GameConfig
 from pacman.experiments.store import ResultStore, open_results
@@ -317,10 +317,11 @@ def test_numbers_of_an_experiment_file_are_range_checked(
 def test_run_batch_checks_its_numbers(tmp_path: Path) -> None:
     config = GameConfig(AgentSpec("random"), layout="testClassic")
     for kwargs, message in [({"seed": 10**29}, "seed must be a whole number"),
-                            ({"games": 10**7}, "games must be a whole number"),
-                            ({"game_time_limit": float("inf")}, "game_time_limit must be")]:
+                            ({"games": 10**7}, "games must be a whole number")]:
         with pytest.raises(BatchError, match=message):
             run_batch([config], **{"games": 1, "store": tmp_path / "r.db", **kwargs})
+    with pytest.raises(LimitError, match="game_time_limit: expected seconds > 0"):
+        run_batch([config], games=1, store=tmp_path / "r.db", game_time_limit=float("inf"))
     huge = GameConfig(AgentSpec("random"), layout="testClassic", max_moves=2**63)
     with pytest.raises(BatchError, match="max_moves must be at most"):
         run_batch([huge], games=1, store=tmp_path / "r.db")

@@ -161,7 +161,7 @@ def test_a_time_limit_is_checked_once_where_it_is_made(value: Any) -> None:
     from pacman.limits import TimeLimits
 
     for field in ("move", "game", "agent_game"):
-        with pytest.raises(LimitError, match=f"the {field} time limit must be seconds"):
+        with pytest.raises(LimitError, match=f"the {field} time limit: expected seconds > 0"):
             TimeLimits(**{field: value})
     assert TimeLimits(move=1, game=2) == TimeLimits(move=1.0, game=2.0)
 

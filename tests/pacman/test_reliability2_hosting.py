@@ -33,6 +33,7 @@ from pacman.hosting import agent_host
 from pacman.hosting.isolation import _death_pact
 from pacman.hosting.local import play
 from pacman.hosting.watched import WatchedGames
+from pacman.limits import TimeLimits
 from pacman.record import Outcome
 from pacman.task import AgentSpec, GameSpec
 
@@ -176,7 +177,8 @@ def test_a_forking_agent_plays_the_game_of_its_original_process(folder: Path,
 
 def test_a_move_forged_on_the_watched_channel_is_the_agents_crash(folder: Path) -> None:
     spec = GameSpec.of(TINY, AgentSpec(str(folder / "hosting_agents.py:Forger")),
-                       AgentSpec("RandomGhost"), 1, 1, max_moves=20, move_time_limit=5.0)
+                       AgentSpec("RandomGhost"), 1, 1, max_moves=20,
+                       limits=TimeLimits(move=5.0))
     with WatchedGames(isolation="none") as watched:
         record = watched.play(spec)
         assert record.outcome is Outcome.CRASH
@@ -185,7 +187,7 @@ def test_a_move_forged_on_the_watched_channel_is_the_agents_crash(folder: Path) 
         # and the next game gets a fresh child
         again = watched.play(GameSpec.of(TINY, AgentSpec("GreedyAgent"),
                                           AgentSpec("RandomGhost"), 1, 1, max_moves=20,
-                                          move_time_limit=5.0))
+                                          limits=TimeLimits(move=5.0)))
     assert again.outcome is not Outcome.CRASH
 
 

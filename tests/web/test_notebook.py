@@ -17,7 +17,14 @@ import pytest
 from nbclient import NotebookClient
 
 from pacman.cli import main
-from pacman.errors import LayoutError, PacmanError, RegistryError, SettingsError, UsageError
+from pacman.errors import (
+    LayoutError,
+    LimitError,
+    PacmanError,
+    RegistryError,
+    SettingsError,
+    UsageError,
+)
 from pacman.notebook import play
 from pacman.replay import load_replay
 
@@ -133,7 +140,9 @@ def test_play_with_trace_records_the_searches() -> None:
     ({"seed": -1}, UsageError, "seed must be a whole number >= 0, got -1"),
     ({"seed": 1.5}, UsageError, "seed must be a whole number >= 0, got 1.5"),
     ({"every": 0}, UsageError, "every must be a whole number >= 1, got 0"),
-    ({"move_time_limit": 0}, UsageError, "move_time_limit must be seconds > 0, got 0"),
+    ({"move_time_limit": 0}, LimitError, "the move time limit: expected seconds > 0 and at "
+                                         "most 1,000,000, got 0"),
+    ({"game_time_limit": True}, LimitError, "the game time limit: expected seconds > 0"),
     ({"zoom": 100}, UsageError, "zoom must be a number from 0.25 to 8, got 100"),
     ({"live": True}, UsageError, "live=True needs a Jupyter kernel"),
 ])
