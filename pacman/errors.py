@@ -83,8 +83,11 @@ class GhostSpecError(PacmanError, ValueError):
     """A ghost description in a test case that names no ghost this package can build."""
 
 
-class StudentCodeError(PacmanError):
-    """A student's or user's code file that cannot be loaded (missing, unreadable, or raising)."""
+class StudentCodeError(PacmanError, ValueError):
+    """A student's or user's code file that cannot be loaded (missing, unreadable, or raising).
+
+    A `ValueError` as the other faults of a name a user gives (an agent's or an evaluation's
+    `file.py:Name`), so that a setting naming such a file is a bad setting where it is read."""
 
 
 # --- names, settings and agents ---------------------------------------------------------------

@@ -455,12 +455,8 @@ def _evaluation_module(head: str) -> Any:
     path = code_file(head)
     if path is not None:
         from pacman.cs188.loader import load_student_file
-        from pacman.errors import StudentCodeError
 
-        try:
-            return load_student_file(path).module
-        except StudentCodeError as error:
-            raise ValueError(str(error)) from None
+        return load_student_file(path).module  # StudentCodeError (a ValueError) if it cannot
     try:
         return importlib.import_module(head)
     except ImportError as error:
