@@ -32,6 +32,8 @@ __all__ = [
     "UsageError", "BatchError", "GameNotStarted",
     "StoreError", "DamagedStoreError", "TableError", "PlotError",
     "ExportError", "TuningError", "GradingError", "PageError", "UnknownDemo",
+    # an optional dependency
+    "MissingExtra",
     # the reinforcement-learning environments
     "EnvSettingsError", "InvalidActionError", "ResetNeededError",
 ]
@@ -153,7 +155,7 @@ class TableError(PacmanError, ValueError):
 
 
 class PlotError(PacmanError, RuntimeError):
-    """A plot that cannot be drawn (no matplotlib, nothing to plot)."""
+    """A plot that cannot be drawn (nothing to plot; no matplotlib is a `MissingExtra`)."""
 
 
 class ExportError(PacmanError, ValueError):
@@ -179,6 +181,32 @@ class SuiteError(GradingError, ValueError):
 
 class PageError(PacmanError, ValueError):
     """An HTML page (replay viewer or search tree) that cannot be made from its input."""
+
+
+# --- an optional dependency -------------------------------------------------------------------
+
+
+class MissingExtra(PacmanError, ImportError):
+    """An optional dependency that is not installed; the message ends with the pip command that
+    adds its extra to this copy of the project (`pacman.extras.install_command`).
+
+    An `ImportError` too, as Gymnasium's `DependencyNotInstalled` is not: it is what a caller
+    of an optional feature already catches (`except ImportError`), and it is what it is, a
+    module that cannot be imported. `extra` names the extra (`plots`, `gif`, ...), `command`
+    the pip command, `name` (ImportError's) the module that is missing.
+    """
+
+    def __init__(self, needs: str, extra: str, module: str | None = None,
+                 advice: str = "") -> None:
+        from pacman.extras import install_command
+
+        self.needs, self.extra, self.advice = needs, extra, advice
+        self.command = install_command(extra)
+        super().__init__(f"{needs}: {self.command}{f' {advice}' if advice else ''}",
+                         name=module)
+
+    def __reduce__(self) -> tuple[type[MissingExtra], tuple[str, str, str | None, str]]:
+        return type(self), (self.needs, self.extra, self.name, self.advice)
 
 
 class EnvSettingsError(PacmanError, ValueError):
