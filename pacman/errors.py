@@ -25,7 +25,7 @@ __all__ = [
     "LayoutError", "ReplayError", "SettingsError", "TestCaseError", "SuiteError",
     "GhostSpecError", "StudentCodeError",
     # names, settings and agents
-    "RegistryError", "AgentSetupError",
+    "RegistryError", "AgentSetupError", "TaskError",
     # the game
     "IllegalMoveError",
     # applications
@@ -101,6 +101,11 @@ class RegistryError(PacmanError, ValueError):
 
 class AgentSetupError(PacmanError, ValueError):
     """An agent that could not be set up to play (built, loaded or started in its process)."""
+
+
+class TaskError(PacmanError, ValueError):
+    """A game or agent description (`GameSpec`, `AgentSpec`) read from JSON that is not one;
+    the message names the field at fault."""
 
 
 # --- the game ---------------------------------------------------------------------------------
