@@ -25,13 +25,15 @@ __all__ = [
     "LayoutError", "ReplayError", "SettingsError", "TestCaseError", "SuiteError",
     "GhostSpecError", "StudentCodeError",
     # names, settings and agents
-    "RegistryError", "AgentSetupError",
+    "RegistryError", "AgentSetupError", "TaskError",
     # the game
     "IllegalMoveError", "LimitError",
     # applications
     "UsageError", "BatchError", "GameNotStarted",
     "StoreError", "DamagedStoreError", "TableError", "PlotError",
     "ExportError", "TuningError", "GradingError", "PageError", "UnknownDemo",
+    # an optional dependency
+    "MissingExtra",
     # the reinforcement-learning environments
     "EnvSettingsError", "InvalidActionError", "ResetNeededError",
 ]
@@ -87,8 +89,11 @@ class GhostSpecError(PacmanError, ValueError):
     """A ghost description in a test case that names no ghost this package can build."""
 
 
-class StudentCodeError(PacmanError):
-    """A student's or user's code file that cannot be loaded (missing, unreadable, or raising)."""
+class StudentCodeError(PacmanError, ValueError):
+    """A student's or user's code file that cannot be loaded (missing, unreadable, or raising).
+
+    A `ValueError` as the other faults of a name a user gives (an agent's or an evaluation's
+    `file.py:Name`), so that a setting naming such a file is a bad setting where it is read."""
 
 
 # --- names, settings and agents ---------------------------------------------------------------
@@ -100,6 +105,11 @@ class RegistryError(PacmanError, ValueError):
 
 class AgentSetupError(PacmanError, ValueError):
     """An agent that could not be set up to play (built, loaded or started in its process)."""
+
+
+class TaskError(PacmanError, ValueError):
+    """A game or agent description (`GameSpec`, `AgentSpec`) read from JSON that is not one;
+    the message names the field at fault."""
 
 
 # --- the game ---------------------------------------------------------------------------------
@@ -154,7 +164,7 @@ class TableError(PacmanError, ValueError):
 
 
 class PlotError(PacmanError, RuntimeError):
-    """A plot that cannot be drawn (no matplotlib, nothing to plot)."""
+    """A plot that cannot be drawn (nothing to plot; no matplotlib is a `MissingExtra`)."""
 
 
 class ExportError(PacmanError, ValueError):
@@ -180,6 +190,32 @@ class SuiteError(GradingError, ValueError):
 
 class PageError(PacmanError, ValueError):
     """An HTML page (replay viewer or search tree) that cannot be made from its input."""
+
+
+# --- an optional dependency -------------------------------------------------------------------
+
+
+class MissingExtra(PacmanError, ImportError):
+    """An optional dependency that is not installed; the message ends with the pip command that
+    adds its extra to this copy of the project (`pacman.extras.install_command`).
+
+    An `ImportError` too, as Gymnasium's `DependencyNotInstalled` is not: it is what a caller
+    of an optional feature already catches (`except ImportError`), and it is what it is, a
+    module that cannot be imported. `extra` names the extra (`plots`, `gif`, ...), `command`
+    the pip command, `name` (ImportError's) the module that is missing.
+    """
+
+    def __init__(self, needs: str, extra: str, module: str | None = None,
+                 advice: str = "") -> None:
+        from pacman.extras import install_command
+
+        self.needs, self.extra, self.advice = needs, extra, advice
+        self.command = install_command(extra)
+        super().__init__(f"{needs}: {self.command}{f' {advice}' if advice else ''}",
+                         name=module)
+
+    def __reduce__(self) -> tuple[type[MissingExtra], tuple[str, str, str | None, str]]:
+        return type(self), (self.needs, self.extra, self.name, self.advice)
 
 
 class EnvSettingsError(PacmanError, ValueError):

@@ -8,8 +8,9 @@ machine needs no file), the Pacman, one spec per ghost, the seed, the move cap a
 limits (`pacman.limits.TimeLimits`, as `run_game` takes them).
 
 Both are frozen and turn into JSON and back (`to_json`, `from_json`) without loss; `from_json`
-checks every field and raises `ValueError` with the field's name. Nothing here builds an agent:
-the game core names agents, the applications build them (`pacman.hosting.local`).
+checks every field and raises `TaskError` (a `ValueError`) with the field's name. Nothing here
+builds an agent: the game core names agents, the applications build them
+(`pacman.hosting.local`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pacman.errors import TaskError
 from pacman.layout import Layout, ghosts_in_play, parse_layout
 from pacman.limits import NO_LIMITS, TimeLimits
 
@@ -58,15 +60,15 @@ class AgentSpec:
 
     @classmethod
     def from_json(cls, data: Any, field: str = "agent") -> AgentSpec:
-        """The inverse of `to_json`; a ValueError names `field` and what is wrong."""
+        """The inverse of `to_json`; a `TaskError` names `field` and what is wrong."""
         if not isinstance(data, Mapping) or set(data) != {"name", "settings"}:
-            raise ValueError(f"{field} must be an object with name and settings, got {data!r}")
+            raise TaskError(f"{field} must be an object with name and settings, got {data!r}")
         name, settings = data["name"], data["settings"]
         if not isinstance(name, str) or not name:
-            raise ValueError(f"{field}.name must be a non-empty string, got {name!r}")
+            raise TaskError(f"{field}.name must be a non-empty string, got {name!r}")
         if not isinstance(settings, Mapping) or not all(
                 isinstance(key, str) and _is_setting(value) for key, value in settings.items()):
-            raise ValueError(f"{field}.settings must map names to numbers, strings, booleans "
+            raise TaskError(f"{field}.settings must map names to numbers, strings, booleans "
                              f"or null, got {settings!r}")
         return cls.of(name, settings)
 
@@ -114,29 +116,29 @@ class GameSpec:
 
     @classmethod
     def from_json(cls, data: Any) -> GameSpec:
-        """The inverse of `to_json`; a ValueError (a `LayoutError` for the layout) names the
+        """The inverse of `to_json`; a `TaskError` (a `LayoutError` for the layout) names the
         field at fault."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"a game must be an object, got {type(data).__name__}")
+            raise TaskError(f"a game must be an object, got {type(data).__name__}")
         known = {"layout_name", "layout_text", "pacman", "ghosts", "seed", "max_moves",
                  "move_time_limit", "game_time_limit"}
         if set(data) != known:
             missing, unknown = sorted(known - set(data)), sorted(set(data) - known)
-            raise ValueError(f"a game's fields: missing {missing or 'none'}, unknown "
+            raise TaskError(f"a game's fields: missing {missing or 'none'}, unknown "
                              f"{unknown or 'none'}")
         name, text = data["layout_name"], data["layout_text"]
         if not isinstance(name, str) or not isinstance(text, str):
-            raise ValueError("layout_name and layout_text must be strings")
+            raise TaskError("layout_name and layout_text must be strings")
         ghosts = data["ghosts"]
         if not isinstance(ghosts, list):
-            raise ValueError(f"ghosts must be a list, got {ghosts!r}")
+            raise TaskError(f"ghosts must be a list, got {ghosts!r}")
         seed = data["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+            raise TaskError(f"seed must be a whole number >= 0, got {seed!r}")
         max_moves = data["max_moves"]
         if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(
                 max_moves, int) or max_moves < 0):
-            raise ValueError(f"max_moves must be a whole number >= 0 or null, got {max_moves!r}")
+            raise TaskError(f"max_moves must be a whole number >= 0 or null, got {max_moves!r}")
         limits = TimeLimits(move=data["move_time_limit"], game=data["game_time_limit"])
         layout = parse_layout(text, name)
         spec = cls(layout, AgentSpec.from_json(data["pacman"], "pacman"),

@@ -96,3 +96,31 @@ def test_a_family_error_is_one_line_and_exit_2(argv: list[str], message: str) ->
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("pacman: error: ") and message in lines[0]
+
+
+def test_a_missing_extra_says_how_to_add_it_and_is_an_import_error() -> None:
+    import pickle
+
+    from pacman.extras import install_command
+
+    error = errors.MissingExtra("plots need matplotlib", "plots", "matplotlib")
+    assert isinstance(error, PacmanError) and isinstance(error, ImportError)
+    assert str(error) == f"plots need matplotlib: {install_command('plots')}"
+    assert (error.extra, error.name, error.command) == ("plots", "matplotlib",
+                                                         install_command("plots"))
+    again = pickle.loads(pickle.dumps(error))  # as from a worker process
+    assert (type(again), str(again), again.name) == (type(error), str(error), error.name)
+    advised = errors.MissingExtra("writing a GIF needs Pillow", "gif", "PIL", "(or PNG frames)")
+    assert str(advised).endswith(f"{install_command('gif')} (or PNG frames)")
+
+
+def test_a_missing_optional_module_is_a_missing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pacman.experiments import export, plot
+
+    monkeypatch.setitem(sys.modules, "pandas", None)  # `import pandas` raises ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(errors.MissingExtra, match="a DataFrame needs pandas") as caught:
+        export.to_dataframe([])
+    assert caught.value.extra == "pandas" and caught.value.name == "pandas"
+    with pytest.raises(errors.MissingExtra, match="plots need matplotlib"):
+        plot.plot_results([object()], ".")  # type: ignore[list-item]

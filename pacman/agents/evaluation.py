@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pacman import GameState
+from pacman.errors import RegistryError
 from pacman.files import read_text
 from pacman.rules import GHOST_POINTS, LOSE_POINTS, WIN_POINTS
 from pacman.suggest import did_you_mean
@@ -455,16 +456,12 @@ def _evaluation_module(head: str) -> Any:
     path = code_file(head)
     if path is not None:
         from pacman.cs188.loader import load_student_file
-        from pacman.errors import StudentCodeError
 
-        try:
-            return load_student_file(path).module
-        except StudentCodeError as error:
-            raise ValueError(str(error)) from None
+        return load_student_file(path).module  # StudentCodeError (a ValueError) if it cannot
     try:
         return importlib.import_module(head)
     except ImportError as error:
-        raise ValueError(f"cannot import evaluation module {head!r}: {error}") from None
+        raise RegistryError(f"cannot import evaluation module {head!r}: {error}") from None
 
 
 def names_code(spec: str) -> bool:
@@ -479,7 +476,8 @@ def names_code(spec: str) -> bool:
 
 def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
     """A name (`better`), a weighted sum (`score:1,food:-1.5`), a weights file (`@file.json`)
-    or `module:function`."""
+    or `module:function`. `RegistryError` for a name or a module:function that names none (a
+    `StudentCodeError` for a file that cannot load), a `ValueError` for bad weights."""
     if callable(spec):
         return spec
     text = str(spec).strip()
@@ -494,14 +492,14 @@ def resolve_evaluation(spec: str | EvaluationFunction) -> EvaluationFunction:
         module = _evaluation_module(head)
         function = getattr(module, tail, None)
         if not callable(function):
-            raise ValueError(f"module {head!r} has no function {tail!r}")
+            raise RegistryError(f"module {head!r} has no function {tail!r}")
         return function  # type: ignore[no-any-return]
     hint = did_you_mean(text, NAMED)
     if hint:
-        raise ValueError(f"unknown evaluation {text!r} {hint}")
-    raise ValueError(f"unknown evaluation {text!r}: use one of {', '.join(NAMED)}, a weighted "
-                     "sum like score:1,food:-1.5,ghost:2, a weights file @weights.json, or "
-                     "module:function")
+        raise RegistryError(f"unknown evaluation {text!r} {hint}")
+    raise RegistryError(f"unknown evaluation {text!r}: use one of {', '.join(NAMED)}, a "
+                        "weighted sum like score:1,food:-1.5,ghost:2, a weights file "
+                        "@weights.json, or module:function")
 
 
 #: The shipped weights file of `learned` (made by `pacman tune`: docs/tuning.md).

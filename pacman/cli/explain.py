@@ -269,31 +269,15 @@ def _case_problem(path: str, case: TreeCase) -> Problem[TreeState]:
         raise UsageError(f"{path}: cannot explain alg {case.alg!r} (one of "
                          f"{', '.join(_METHODS)})")
     return Problem(path, lambda: TreeRun(case.tree).root(), method, case.depth,
-                   _tree_evaluation(tree_evaluation), label=lambda state: str(state.node))
-
-
-def _tree_evaluation(evaluate: Callable[[TreeState], float]) -> Callable[[TreeState], float]:
-    """The tree's evaluation, whose mistakes (a node without a value) are usage errors."""
-    from pacman.game_tree import TreeError
-
-    def checked(state: TreeState) -> float:
-        try:
-            return evaluate(state)
-        except TreeError as error:
-            raise ValueError(str(error)) from None
-    return checked
+                   tree_evaluation, label=lambda state: str(state.node))
 
 
 def _position_problem(args: argparse.Namespace) -> Problem[GameState]:
     from pacman import GameState
-    from pacman.errors import LayoutError
     from pacman.layout import load_layout
 
-    try:
-        layout = load_layout(args.layout)
-        state = GameState.initial(layout, args.ghosts)
-    except (LayoutError, ValueError) as error:
-        raise UsageError(str(error)) from None
+    layout = load_layout(args.layout)  # LayoutError (a PacmanError): the CLI's one line
+    state = GameState.initial(layout, args.ghosts)  # --ghosts is at least 1
     if state.is_terminal():
         raise UsageError(f"{args.layout}: the start position is already won or lost")
     method = args.method or "alphabeta"

@@ -17,31 +17,17 @@ from pacman.limits import seconds as checked_seconds
 
 if TYPE_CHECKING:
     from pacman.display.protocol import Display
-    from pacman.task import Setting
 
 #: Pacman moves after which a game of `play` or `batch` is `capped` unless the user lifts the
 #: cap (0): games that cannot end (a Pacman that only stops, ghosts that never catch it) end.
 DEFAULT_MAX_MOVES = 3000
 
 
-def parse_settings(text: str | None) -> dict[str, Setting]:
-    """`k=v,k=v` as typed settings (see `pacman.settings`); a mistake is a UsageError."""
-    try:
-        return settings.parse_settings(text)
-    except settings.SettingsError as error:
-        raise UsageError(str(error)) from None
-
-
+#: `k=v,k=v` as typed settings, `NAME[@k=v,k=v]` as (name, settings text), one value typed: a
+#: mistake is a `SettingsError` (a PacmanError: the CLI's one line)
+parse_settings = settings.parse_settings
+split_agent = settings.split_agent
 typed = settings.typed
-
-
-def split_agent(entry: str) -> tuple[str, str | None]:
-    """`NAME[@k=v,k=v]` as (the name, the text after `@` or None), as `pacman.settings` reads
-    it; a mistake is a UsageError."""
-    try:
-        return settings.split_agent(entry)
-    except settings.SettingsError as error:
-        raise UsageError(str(error)) from None
 
 
 @overload

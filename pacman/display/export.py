@@ -4,7 +4,7 @@ animated GIF or WebP, or a folder of PNG frames (`--gif`/`--animation`).
 One job: writing frames to files. `FrameExport` wraps another display, renders the game off
 screen with a `Renderer` (`pacman.display.render`) as it goes and writes the files when the
 game ends; `save_png`, `save_gif` and `save_webp` write arrays. PNGs need only pygame; a GIF
-or a WebP needs Pillow (`check_animation_support` says so up front, as an `ExportError`,
+or a WebP needs Pillow (`check_animation_support` says so up front, as a `MissingExtra`,
 before a game is played).
 """
 
@@ -31,8 +31,7 @@ from pacman.display.formats import (
 from pacman.display.protocol import Display, MoveInfo
 from pacman.display.render import Renderer
 from pacman.display.status import end_banner
-from pacman.errors import ExportError
-from pacman.extras import install_command
+from pacman.errors import ExportError, MissingExtra
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on stdout
 import pygame
@@ -51,21 +50,22 @@ HOLD_LAST_MS = 2000
 
 
 def check_gif_support() -> None:
-    """Raise `ExportError` when Pillow (needed to write GIFs) is missing."""
+    """Raise `MissingExtra` when Pillow (needed to write GIFs) is missing."""
     try:
         import PIL.Image  # noqa: F401
     except ImportError:
-        raise ExportError(f"writing a GIF needs Pillow: {install_command('gif')} "
-                          "(or give a folder name to get PNG frames)") from None
+        raise MissingExtra("writing a GIF needs Pillow", "gif", "PIL",
+                           "(or give a folder name to get PNG frames)") from None
 
 
 def check_webp_support() -> None:
-    """Raise `ExportError` when Pillow is missing or was built without WebP (animation)."""
+    """Raise `MissingExtra` when Pillow is missing, `ExportError` when it was built without
+    WebP (animation)."""
     try:
         from PIL import features
     except ImportError:
-        raise ExportError(f"writing a WebP needs Pillow: {install_command('gif')} "
-                          "(or give a folder name to get PNG frames)") from None
+        raise MissingExtra("writing a WebP needs Pillow", "gif", "PIL",
+                           "(or give a folder name to get PNG frames)") from None
     with warnings.catch_warnings():  # Pillow 11.0 deprecates "webp_anim" (then drops it)
         warnings.simplefilter("ignore", DeprecationWarning)
         try:
@@ -79,8 +79,8 @@ def check_webp_support() -> None:
 
 
 def check_animation_support(path: str | Path) -> None:
-    """Raise `ExportError` when `path`'s animation format (see `animation_format`) cannot be
-    written here; a folder of PNG frames needs nothing beyond pygame."""
+    """Raise `MissingExtra` (no Pillow) or `ExportError` when `path`'s animation format (see
+    `animation_format`) cannot be written here; a folder of PNG frames needs only pygame."""
     kind = animation_format(path)
     if kind == "gif":
         check_gif_support()

@@ -21,7 +21,7 @@ from concurrent.futures import CancelledError, Executor, Future
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from pacman.errors import BatchError, GameNotStarted
+from pacman.errors import BatchError, GameNotStarted, MissingExtra
 from pacman.experiments.backends import MAX_JOBS, default_jobs
 from pacman.versions import CODE_DIGITS
 
@@ -65,11 +65,9 @@ class DaskBackend:
             # typed as Any: the extra may be missing, and it has no complete annotations
             distributed: Any = importlib.import_module("distributed")
             dask: Any = importlib.import_module("dask")
-        except ImportError:
-            from pacman.extras import install_command
-
-            raise BatchError("the dask backend needs dask.distributed: "
-                             f"{install_command('dask')}") from None
+        except ImportError as error:
+            raise MissingExtra("the dask backend needs dask.distributed", "dask",
+                               error.name) from None
         from pacman import versions
 
         given = scheduler is not None

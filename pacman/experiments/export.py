@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pacman.errors import ExportError
+from pacman.errors import ExportError, MissingExtra
 from pacman.experiments.config import StoredGame
 
 __all__ = ["FORMATS", "ExportError", "game_rows", "to_dataframe", "write_games"]
@@ -54,10 +54,8 @@ def to_dataframe(games: Sequence[StoredGame]) -> Any:
     """The games as a pandas DataFrame (one row per game; see `game_rows`)."""
     try:
         import pandas
-    except ImportError:
-        from pacman.extras import install_command
-
-        raise ExportError(f"a DataFrame needs pandas: {install_command('pandas')}") from None
+    except ImportError as error:
+        raise MissingExtra("a DataFrame needs pandas", "pandas", error.name) from None
     rows = game_rows(games)
     columns = list(rows[0]) if rows else [*_FIRST, *_LAST]
     return pandas.DataFrame(rows, columns=columns)
@@ -76,10 +74,8 @@ def write_games(games: Sequence[StoredGame], path: str | Path) -> int:
         frame = to_dataframe(games)
         try:
             frame.to_parquet(path, index=False)
-        except ImportError:
-            from pacman.extras import install_command
-
-            raise ExportError(f"Parquet needs pyarrow: {install_command('pandas')}") from None
+        except ImportError as error:
+            raise MissingExtra("Parquet needs pyarrow", "pandas", error.name) from None
         return len(rows)
     with open(path, "w", encoding="utf-8", newline="") as file:
         if kind == "jsonl":

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pacman.errors import PlotError
+from pacman.errors import MissingExtra, PlotError
 from pacman.experiments.config import StoredGame
 from pacman.experiments.table import (
     STANDARD_COLUMNS,
@@ -37,10 +37,8 @@ def _wrapped(labels: Sequence[str]) -> list[str]:
 def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
-    except ImportError:
-        from pacman.extras import install_command
-
-        raise PlotError(f"plots need matplotlib: {install_command('plots')}") from None
+    except ImportError as error:
+        raise MissingExtra("plots need matplotlib", "plots", error.name) from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")
 

@@ -54,7 +54,8 @@ class Graded(Protocol):
 
 
 class Contestant:
-    """The code under test. `source` is a `.py` file, a module name, or None for our agents."""
+    """The code under test. `source` is a `.py` file, a module name, or None for our agents;
+    `StudentCodeError` if it cannot be loaded."""
 
     def __init__(self, source: str | Path | ModuleType | None = None,
                  agent_random: str = "shared") -> None:

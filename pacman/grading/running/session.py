@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
-from pacman.errors import GradingError, TestCaseError
+from pacman.errors import GradingError, StudentCodeError, TestCaseError
 from pacman.grading.cases import eval_case, game_case, tree_case
 from pacman.grading.cases.parser import parse_file
 from pacman.grading.cases.suite import Question, Suite
@@ -159,7 +159,7 @@ def grade_in_process(suite: Suite, submission: str | Path | ModuleType | None = 
     name = name or submission_name(submission)
     try:
         contestant = Contestant(submission, agent_random)
-    except GradingError as error:
+    except (GradingError, StudentCodeError) as error:
         return SubmissionReport(name, (), str(error), classic=suite.classic)
 
     def on_result(question: Question, result: TestResult) -> None:

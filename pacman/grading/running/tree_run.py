@@ -9,7 +9,6 @@ from typing import Any
 from pacman.agents import pacman_agents
 from pacman.cs188.loader import describe_fault, load_agents
 from pacman.cs188.tree import tree_action, tree_error
-from pacman.errors import GradingError, StudentCodeError
 from pacman.game_tree import TreeRun
 from pacman.grading.cases.parser import TreeCase
 from pacman.interrupts import is_user_interrupt
@@ -52,15 +51,13 @@ def load_agents_module(spec: str | ModuleType | None = None) -> ModuleType:
 
     A file is loaded with the CS188 compatibility loader: its `import util`, `import game` and
     `from pacman import GameState` get our modules, and files beside it can be imported.
+    `StudentCodeError` (one line) if it cannot be loaded.
     """
     if isinstance(spec, ModuleType):
         return spec
     if spec is None:
         return pacman_agents
-    try:
-        return load_agents(spec)
-    except StudentCodeError as error:
-        raise GradingError(str(error)) from None
+    return load_agents(spec)
 
 
 def describe_exception(error: BaseException) -> str:
