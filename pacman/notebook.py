@@ -289,7 +289,7 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
     from pacman.hosting.local import build_agents, play_built
     from pacman.layout import check_playable, ghosts_in_play
     from pacman.limits import TimeLimits
-    from pacman.task import AgentSpec, GameSpec
+    from pacman.specs import AgentSpec, GameSpec
 
     _check_whole("seed", seed, 0)
     if seed > 2**63 - 1:
@@ -336,7 +336,7 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
 def _agent(text: str, what: str, role: str | None = None) -> tuple[str, dict[str, Any]]:
     """`NAME@k=v,k=v` as (the registry's name, typed settings), as `pacman batch -p` reads it."""
     from pacman.agents.registry import resolve_name
-    from pacman.settings import parse_settings, split_agent
+    from pacman.settings_text import parse_settings, split_agent
 
     if not isinstance(text, str):
         raise UsageError(f"{what} must be an agent name such as \"expectimax@depth=2\", got "

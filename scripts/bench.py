@@ -309,7 +309,7 @@ def bench_batch(games: int = 200) -> dict[str, Any]:
 
     from pacman.experiments import Progress, run_batch
     from pacman.experiments.config import GameConfig
-    from pacman.task import AgentSpec
+    from pacman.specs import AgentSpec
 
     config = GameConfig(AgentSpec.of("alphabeta", {"depth": 2, "evaluation": "better"}),
                         layout="smallClassic", max_moves=2000)  # a cap only as a safety net
@@ -710,7 +710,7 @@ def bench_host(repeat: int, games: int = 30) -> dict[str, Any]:
     The overhead per Pacman move is the difference over the moves; the ratio is the whole
     run's. The records must be equal (same seed, same game)."""
     from pacman.hosting.local import play
-    from pacman.task import AgentSpec, GameSpec
+    from pacman.specs import AgentSpec, GameSpec
 
     layout = load_layout("smallClassic")
     agent = AgentSpec.of("pacman.agents.pacman_agents:AlphaBetaAgent", {"depth": 2})

@@ -17,7 +17,7 @@ from pacman import load_layout, run_game
 from pacman.agents.ghosts import RandomGhost
 from pacman.agents.simple import RandomAgent
 from pacman.hosting.watched import WatchedGames
-from pacman.task import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSpec
 
 RANDOM, GHOST = AgentSpec("RandomAgent"), AgentSpec("RandomGhost")
 

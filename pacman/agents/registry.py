@@ -56,7 +56,7 @@ AGENTS: tuple[AgentEntry, ...] = (
     AgentEntry("MCTSAgent", "pacman.agents.mcts", "mcts", "pacman",
                "Monte Carlo tree search: UCT with the ghosts' replies sampled (playouts, nodes "
                "or time)"),
-    AgentEntry("KeyboardAgent", "pacman.display.keyboard", "keyboard", "pacman",
+    AgentEntry("KeyboardAgent", "pacman.agents.keyboard", "keyboard", "pacman",
                "you, with the arrow keys or WASD (window only)"),
     AgentEntry("RandomGhost", "pacman.agents.ghosts", "random", "ghost", "uniformly random moves"),
     AgentEntry("DirectionalGhost", "pacman.agents.ghosts", "directional", "ghost",

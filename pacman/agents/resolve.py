@@ -29,7 +29,7 @@ from pacman.cs188.loader import is_cs188_agent_class
 from pacman.errors import BatchError, RegistryError
 from pacman.game import describe
 from pacman.interrupts import is_user_interrupt
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 from pacman.versions import agent_code_files, setting_code_files
 
 __all__ = ["canonical_agent"]

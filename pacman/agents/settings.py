@@ -14,7 +14,7 @@ its `check` what a value must be. The same fields give, with nothing spelt out t
   stored: at the default they play as before, so the stored keys and seeds do not move);
 - the settings tables of `pacman agents` and of docs/agents.md (a test compares them).
 
-A setting's value is what the command line gives (`pacman.settings.typed`): a bool, an int, a
+A setting's value is what the command line gives (`pacman.settings_text.typed`): a bool, an int, a
 float, a string or None; an evaluation may also be a Python function. A float field takes an
 int as it is given (`time=0` stays the int 0 in a batch key, as it always has).
 """

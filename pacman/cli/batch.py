@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pacman.experiments.config import GameConfig
     from pacman.experiments.grid import Experiment, ResolvedConfig
     from pacman.experiments.runner import BatchInterrupted
-    from pacman.task import AgentSpec, Setting
+    from pacman.specs import AgentSpec, Setting
 
 T = TypeVar("T")
 
@@ -191,7 +191,7 @@ def _agent_specs(entries: Sequence[str], shared: Sequence[str] | None, role: str
                  ) -> list[AgentSpec]:
     """`-p NAME[@SETTINGS]` entries crossed with the shared `-a` settings sets; with an agents
     file, a plain name of one of its classes names that class."""
-    from pacman.task import AgentSpec
+    from pacman.specs import AgentSpec
 
     texts: Sequence[str | None] = shared or [None]
     shared_sets = [grid for text in texts for grid in _settings_grid(text)]
@@ -286,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from pacman.experiments.cluster import DEFAULT_WORKER_WAIT
     from pacman.hosting.agent_host import load_limit
-    from pacman.task import AgentSpec
+    from pacman.specs import AgentSpec
 
     experiment = Experiment()
     if args.experiment:

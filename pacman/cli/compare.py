@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from types import FrameType
 
     from pacman.cli.options import Commands
-    from pacman.experiments.compare import Comparison
     from pacman.experiments.config import StoredGame
     from pacman.experiments.grid import ResolvedConfig
-    from pacman.task import AgentSpec
+    from pacman.experiments.paired import Comparison
+    from pacman.specs import AgentSpec
 
 DEFAULT_RESULTS = "results/compare.db"
 DEFAULT_GAMES = 100
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from pacman.experiments.compare import compare_games, verdict
+    from pacman.experiments.paired import compare_games, verdict
 
     if args.step is not None and not args.sequential:
         raise UsageError("--step needs --sequential")
@@ -244,7 +244,7 @@ def board_label(resolved: ResolvedConfig) -> str:
 def _markdown(args: argparse.Namespace, configs_a: Sequence[ResolvedConfig],
               configs_b: Sequence[ResolvedConfig], c: Comparison, stopped: Sequential | None,
               line: str) -> str:
-    from pacman.experiments.compare import format_p
+    from pacman.experiments.paired import format_p
 
     boards = "; ".join(board_label(resolved) for resolved in configs_a)
     lines = [f"A: {args.a} ({_agent_label(configs_a[0])})",

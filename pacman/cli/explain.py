@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     trace = search(problem, problem.method, args.max_nodes)
     student = None
     if args.agents is not None and case is not None:
-        from pacman.grading.compare import compare_student
+        from pacman.grading.side_by_side import compare_student
 
         student = compare_student(case, args.agents)
     methods = list(_METHOD_CHOICES)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacman.display.search_panel import MCTS_STOPS, value_text
 from pacman.errors import PacmanError, UsageError
-from pacman.settings import typed
+from pacman.settings_text import typed
 
 if TYPE_CHECKING:
     from pacman.replay import Replay

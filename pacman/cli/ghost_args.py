@@ -4,7 +4,7 @@
 the ghost that is agent N of the game only (Pacman is agent 0, the ghosts agents 1 to the number
 of ghosts), on top of the shared ones: for that ghost a key given both ways takes the indexed
 value. The option may be repeated; the same key twice for the same ghosts (shared, or one index)
-is a mistake. Each `k=v,k=v` part is read by `pacman.settings.parse_settings`, so values are
+is a mistake. Each `k=v,k=v` part is read by `pacman.settings_text.parse_settings`, so values are
 typed as `-a` types them. Every mistake here is a `UsageError` (one line, exit 2).
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pacman.cli.options import parse_settings
 from pacman.errors import UsageError
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 __all__ = ["GhostArgs", "parse_ghost_args"]
 

@@ -327,7 +327,7 @@ class _TreeViews:
         return self.written[result.test]
 
     def _write(self, test: str) -> str:
-        from pacman.grading.compare import student_page
+        from pacman.grading.side_by_side import student_page
 
         if self.agents is None:
             return "not written: the built-in agents are graded"

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
 
-from pacman import settings
+from pacman import settings_text as settings
 from pacman.display.formats import MAX_ANIMATION_FPS, MIN_ANIMATION_FPS, animation_format
 from pacman.errors import LimitError, UsageError
 from pacman.limits import MAX_SECONDS

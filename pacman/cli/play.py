@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from pacman.game import Agent
     from pacman.hosting.watched import WatchedGames
     from pacman.layout import Layout
-    from pacman.task import GameSpec
+    from pacman.specs import GameSpec
 
 
 def add_parser(commands: Commands) -> None:
@@ -145,7 +145,7 @@ def student_class_note(resolved: str, given: str, role: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     """`pacman play`: run games and print the CS188 summary."""
     from pacman.agents.registry import accepts_setting, agent_class, resolve_name
-    from pacman.task import AgentSpec, GameSpec
+    from pacman.specs import AgentSpec, GameSpec
 
     check_output_paths(args)
     _take_inline_settings(args)

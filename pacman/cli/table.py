@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from pacman.cli.options import Commands
     from pacman.experiments.config import StoredGame
     from pacman.experiments.table import TableRow
-    from pacman.task import Setting
+    from pacman.specs import Setting
 
 TABLE_COLUMNS = "agent,depth,evaluation,ghost,num_ghosts,layout"
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 LAYOUT = "smartGhosts"
 #: Alpha-beta to exactly 3 plies (no time budget: the same game for the same seed).

@@ -1,6 +1,6 @@
 """What a lecture demo is: named matchups, games played on them, and a verdict with numbers.
 
-A demo module defines `DEMOS`, a tuple of `Demo`s. Agents are `pacman.task.AgentSpec`s (a
+A demo module defines `DEMOS`, a tuple of `Demo`s. Agents are `pacman.specs.AgentSpec`s (a
 registry name and its settings), one per ghost; `Matchup.game(seed)` is the game as the one
 description every process plays, and `play_matchup` plays it here.
 """
@@ -16,8 +16,8 @@ from pacman.display.protocol import Display
 from pacman.hosting.local import play
 from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
+from pacman.specs import AgentSpec, GameSpec
 from pacman.state import GameState
-from pacman.task import AgentSpec, GameSpec
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from pacman.demos.demo import (
     summarize,
 )
 from pacman.record import GameRecord
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 LAYOUT = "depthLimit"
 GHOSTS = (AgentSpec.of("RandomGhost"),)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, summarize
 from pacman.record import GameRecord
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 LAYOUT = "detour"
 GHOSTS = (AgentSpec.of("DirectionalGhost"),)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 LAYOUT = "informedHunt"
 SEARCH: dict[str, Setting] = {"depth": 2, "evaluation": "better"}

@@ -48,7 +48,7 @@ from typing import Literal
 from pacman.demos.demo import Demo, Finding, Matchup, Results, game_states, summarize
 from pacman.demos.informed import DEAD_END
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 #: Seconds per move the node budgets stand for (the real-time budget of the Pac-Man
 #: competitions), on this project's machine.

@@ -21,7 +21,7 @@ and it tries its luck. Against random ghosts that gamble wins about half the tim
 from __future__ import annotations
 
 from pacman.demos.demo import Demo, Finding, Matchup, Results, summarize
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 LAYOUT = "trappedClassic"
 GHOSTS = (AgentSpec.of("RandomGhost"), AgentSpec.of("RandomGhost"))

@@ -35,7 +35,7 @@ expectiminimax gets both ghosts right, eats B first and A last, and wins most ga
 from __future__ import annotations
 
 from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, summarize
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 LAYOUT = "mixedGhosts"
 GHOSTS = (AgentSpec.of("AdversarialGhost"), AgentSpec.of("RandomGhost"))

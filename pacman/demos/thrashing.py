@@ -42,7 +42,7 @@ from pacman.demos.demo import (
     summarize,
 )
 from pacman.record import GameRecord
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 LAYOUT = "thrashing"
 GHOSTS = (AgentSpec.of("RandomGhost"),)

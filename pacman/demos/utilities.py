@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from pacman.demos.demo import Demo, Finding, Matchup, Results, Summary, game_states, summarize
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 LAYOUT = "utilitiesRing"
 PACMAN = AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"})

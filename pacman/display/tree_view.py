@@ -1,6 +1,6 @@
 """The window's tree view: the last Pacman move's traced search drawn as a game tree.
 
-Positions come from `pacman.trace_layout.layout_tree`. MAX nodes (Pacman) are up-triangles,
+Positions come from `pacman.tree_placement.place_tree`. MAX nodes (Pacman) are up-triangles,
 MIN nodes (ghosts) down-triangles, chance nodes circles, leaves, won/lost states and stuck
 agents squares; each shows its value when there is room. The principal variation's edges are
 thick and yellow, the moves a cut never generated are short grey stubs, and a collapsed group is
@@ -20,7 +20,7 @@ import pygame
 from pacman.display.search_panel import trace_data, value_text
 
 if TYPE_CHECKING:
-    from pacman.trace_layout import Placed
+    from pacman.tree_placement import Placed
 
 Color = tuple[int, int, int]
 
@@ -117,10 +117,10 @@ class TreeView:
     def _layout(self) -> None:
         if self.data is None:
             return
-        from pacman.trace_layout import layout_tree
+        from pacman.tree_placement import place_tree
 
         chosen = self.items[self.order[self.selected]] if self.order else None
-        self.items = layout_tree(self.data, max_shown=self.max_shown, expanded=self.expanded)
+        self.items = place_tree(self.data, max_shown=self.max_shown, expanded=self.expanded)
         self.order = generation_order(self.items)
         self.selected = 0
         if chosen is not None:  # keep the selection on the same node
@@ -183,7 +183,7 @@ class TreeView:
 
     def _places(self, rect: pygame.Rect) -> tuple[list[tuple[float, float]], float, float]:
         """Each item's pixel centre in `rect`, the slot width and the row height."""
-        from pacman.trace_layout import stub_xs
+        from pacman.tree_placement import stub_xs
 
         self._stubs = [stub_xs(self.items, i) if item.node and item.node.get("cut") else []
                        for i, item in enumerate(self.items)]

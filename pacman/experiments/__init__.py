@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from pacman.errors import BatchError
     from pacman.experiments.backends import Backend, ProcessBackend, default_jobs
     from pacman.experiments.cluster import DaskBackend
-    from pacman.experiments.compare import Comparison, compare_games
     from pacman.experiments.config import GameConfig, GameTask
     from pacman.experiments.grid import (
         Experiment,
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
         resolve_config,
         resolve_configs,
     )
+    from pacman.experiments.paired import Comparison, compare_games
     from pacman.experiments.ratings import bootstrap_ratings, bradley_terry, elo_ratings
     from pacman.experiments.runner import (
         DEFAULT_STORE,
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     )
     from pacman.experiments.store import ResultStore, open_results
     from pacman.experiments.table import select_code, summarize
-    from pacman.task import AgentSpec
+    from pacman.specs import AgentSpec
 
 __all__ = [
     # a game's configuration, key and seed (config)
@@ -78,9 +78,9 @@ _HOMES = {
     "DaskBackend": "pacman.experiments.cluster",
     "ProcessBackend": "pacman.experiments.backends",
     "default_jobs": "pacman.experiments.backends",
-    "Comparison": "pacman.experiments.compare",
-    "compare_games": "pacman.experiments.compare",
-    "AgentSpec": "pacman.task",
+    "Comparison": "pacman.experiments.paired",
+    "compare_games": "pacman.experiments.paired",
+    "AgentSpec": "pacman.specs",
     "GameConfig": "pacman.experiments.config",
     "GameTask": "pacman.experiments.config",
     "Experiment": "pacman.experiments.grid",

@@ -14,7 +14,7 @@ every machine, so a game is the same game whichever worker plays it, and running
 finds the games it already has.
 
 A `GameTask` is one game to play (configuration, batch seed, index, seed, code version; its
-`game()` is the `pacman.task.GameSpec` a worker plays) and a `StoredGame` one game the store
+`game()` is the `pacman.specs.GameSpec` a worker plays) and a `StoredGame` one game the store
 holds, with the columns tables add up and its record as JSON.
 
 Pure values: no file and no SQLite. The grid, tables, plots, exports and comparisons need only
@@ -33,7 +33,7 @@ from pacman.errors import StoreError
 from pacman.layout import Layout
 from pacman.limits import TimeLimits
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSpec
 
 SEED_BITS = 31  # seeds stay small enough to type into `pacman play --seed`
 
@@ -131,7 +131,7 @@ class GameTask:
                    code)
 
     def game(self, layout: Layout) -> GameSpec:
-        """This game as the one description any process plays (`pacman.task.GameSpec`), on
+        """This game as the one description any process plays (`pacman.specs.GameSpec`), on
         `layout` (the configuration's, loaded)."""
         config = self.config
         return GameSpec.of(layout, config.pacman, config.ghost, config.num_ghosts, self.seed,

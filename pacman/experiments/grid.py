@@ -18,7 +18,7 @@ from pacman.files import read_bytes
 from pacman.hosting.agent_host import LOAD_SECONDS, resolve_in_host, trusted
 from pacman.layout import check_playable, ghosts_in_play, layout_reference, load_layout
 from pacman.limits import seconds
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 from pacman.versions import (
     code_version,
     layout_files,

@@ -20,7 +20,7 @@ from pacman.experiments.store import ResultStore
 from pacman.experiments.table import mean_interval, wilson_interval
 from pacman.layout import SYMMETRIES
 from pacman.record import Outcome
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 
 #: The family of layouts the table is played on (`pacman/layouts/assumptions*.lay`): a food
 #: dot at the bottom of a dead end that is fatal to eat early against a ghost that hunts,

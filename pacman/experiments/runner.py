@@ -67,7 +67,7 @@ from pacman.hosting import ISOLATIONS
 from pacman.layout import load_layout
 from pacman.limits import seconds
 from pacman.record import GameRecord, Outcome
-from pacman.task import GameSpec
+from pacman.specs import GameSpec
 
 DEFAULT_STORE = Path("results") / "pacman.db"
 _POLL_SECONDS = 0.5  # longest wait between checks for overdue games, progress and Ctrl-C

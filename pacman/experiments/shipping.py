@@ -37,7 +37,7 @@ from pacman.experiments.config import GameConfig
 from pacman.experiments.grid import ResolvedConfig
 from pacman.files import read_bytes
 from pacman.record import GameRecord
-from pacman.task import AgentSpec, Setting
+from pacman.specs import AgentSpec, Setting
 from pacman.versions import code_version_of
 
 __all__ = ["ShippedFolder", "Shipment", "localise", "restore", "ship", "unpack"]

@@ -15,7 +15,7 @@ from statistics import NormalDist
 from pacman.errors import TableError
 from pacman.experiments.config import StoredGame
 from pacman.record import Outcome
-from pacman.task import Setting
+from pacman.specs import Setting
 
 CONFIDENCE = 0.95
 STANDARD_COLUMNS = ("agent", "depth", "evaluation", "ghost", "num_ghosts", "layout")

@@ -51,7 +51,7 @@ from pacman.experiments.texel import (
 )
 from pacman.layout import load_layout
 from pacman.record import Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 # --- the tuning loop: play, fit, play again, report -----------------------------------------
 

@@ -9,7 +9,7 @@ What a teacher's script needs is below; the package is grouped by job:
 - `pacman.grading.reference`: the reference searches (a test tree as a search state, the
   reference and staff searches, and what explains a failure);
 - `pacman.grading.reports`: the results and their text, CSV and Gradescope forms;
-- `pacman.grading.compare`: a student's agent beside the expected search (`pacman explain`).
+- `pacman.grading.side_by_side`: a student's agent beside the expected search (`pacman explain`).
 
 The names below are loaded on first use, so that a worker process, or `pacman explain` reading
 one case, loads only the modules it runs.
@@ -17,8 +17,9 @@ one case, loads only the modules it runs.
 
 from __future__ import annotations
 
-from importlib import import_module as _import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pacman.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pacman.errors import GradingError, SuiteError, TestCaseError
@@ -71,15 +72,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Load a front-file name from its module on first use (PEP 562)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pacman.grading' has no attribute {name!r}")
-    value = getattr(_import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOMES])
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES)

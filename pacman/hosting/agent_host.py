@@ -37,8 +37,8 @@ from pacman.errors import RegistryError
 
 if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs neither
     from pacman.hosting.isolation import Child
+    from pacman.specs import AgentSpec
     from pacman.state import GameState
-    from pacman.task import AgentSpec
 
 __all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "HostedAgent", "HostFault", "UnreadableAction",
            "MAX_WORDS", "load_limit", "load_timeout", "resolve_in_host", "serve_words",
@@ -162,7 +162,7 @@ class HostedAgent:
         self._rng: random.Random | None = None
         self._usable = True
         self.last_decision: _Decision | None = None
-        from pacman.hosting.isolation import Child, ChildDied, Limits, printable
+        from pacman.hosting.isolation import Child, ChildDied, ProcessLimits, printable
         from pacman.hosting.sandbox import Carried
 
         self._key = (name, role, tuple(sorted(settings.items())), index, memory_mb)
@@ -176,7 +176,7 @@ class HostedAgent:
         inside, inside_settings = carry_agent(name, settings, carried)
         try:
             child = self._child = idle.pop() if idle else Child(
-                WORKER, Limits(memory_mb=memory_mb), private=True, files=carried.pairs())
+                WORKER, ProcessLimits(memory_mb=memory_mb), private=True, files=carried.pairs())
         except BaseException:
             self._leave_cpu()
             raise
@@ -423,13 +423,13 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
     raises in this process (`RegistryError`, `BatchError`, one line each), and BatchError if
     it takes longer than `load_seconds` or its process dies."""
     from pacman import errors
-    from pacman.hosting.isolation import Child, ChildDied, Limits
+    from pacman.hosting.isolation import Child, ChildDied, ProcessLimits
     from pacman.hosting.sandbox import Carried
-    from pacman.task import AgentSpec
+    from pacman.specs import AgentSpec
 
     carried = Carried()
     name, settings = carry_agent(spec.name, dict(spec.settings), carried)
-    child = Child(WORKER, Limits(), private=True, files=carried.pairs())
+    child = Child(WORKER, ProcessLimits(), private=True, files=carried.pairs())
     asked = AgentSpec.of(name, settings) if child.private else spec
     try:
         child.send({"resolve": {"agent": asked.to_json(), "role": role, "index": index}})

@@ -1,7 +1,7 @@
 """The child side of `pacman.hosting.watched`: plays the games it is asked for and streams each
 move.
 
-Each request is a game description (`pacman.task.GameSpec` as JSON: the layout's text, the
+Each request is a game description (`pacman.specs.GameSpec` as JSON: the layout's text, the
 agents by name with their settings, the seed, the move cap and the time limits), where the
 user's agents run (`isolation`, as `build_agents` takes it) and how long loading their code may
 take (`load_seconds`); a request with `check` only builds the agents and answers `built` (or the
@@ -43,7 +43,7 @@ class _Stream:
 def _play(request: dict[str, Any], channel: Channel) -> None:
     from pacman.errors import PacmanError
     from pacman.hosting.local import build_agents, play_built
-    from pacman.task import GameSpec
+    from pacman.specs import GameSpec
 
     seconds = request.get("load_seconds")
     try:

@@ -281,7 +281,7 @@ class _Host:
     def _eval_agent(self, request: Mapping[str, Any]) -> dict[str, Any]:
         from pacman.cs188.agent import build_student_agent
         from pacman.cs188.loader import is_cs188_agent_class
-        from pacman.settings import typed
+        from pacman.settings_text import typed
 
         self._board(request["board"])
         cls = self._class(request["name"])
@@ -358,7 +358,7 @@ def _resolve(request: Mapping[str, Any]) -> dict[str, Any]:
     """A batch configuration's agent, resolved here (`canonical_agent`) for a parent that will
     not import its code."""
     from pacman.agents.resolve import canonical_agent
-    from pacman.task import AgentSpec
+    from pacman.specs import AgentSpec
 
     try:
         spec, description, files = canonical_agent(

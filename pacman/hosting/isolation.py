@@ -42,9 +42,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-__all__ = ["GARBAGE", "Channel", "Child", "ChildDied", "Limits", "child_setup", "describe_exit",
-           "die_with_parent", "follow_cpu", "import_path", "not_dumpable", "printable",
-           "private_processes", "share_cpu", "unshare_cpu"]
+__all__ = ["GARBAGE", "Channel", "Child", "ChildDied", "ProcessLimits", "child_setup",
+           "describe_exit", "die_with_parent", "follow_cpu", "import_path", "not_dumpable",
+           "printable", "private_processes", "share_cpu", "unshare_cpu"]
 
 _MEMORY_ENV = "PACMAN_CHILD_MEMORY_MB"
 _PARENT_ENV = "PACMAN_CHILD_PARENT"
@@ -90,7 +90,7 @@ def import_path() -> list[str]:
 
 
 @dataclass(frozen=True)
-class Limits:
+class ProcessLimits:
     """What a child may use: address space in MB (None: no cap) and how much of its output is
     kept (the first `output_head` and the last `output_tail` bytes)."""
 
@@ -169,7 +169,7 @@ class Child:
     The child's current folder is the parent's (`cwd` to change it); its import path is the
     parent's, without folders that would shadow our package."""
 
-    def __init__(self, module: str, limits: Limits | None = None,
+    def __init__(self, module: str, limits: ProcessLimits | None = None,
                  env: dict[str, str] | None = None, cwd: str | None = None,
                  private: bool = False, files: Sequence[tuple[str, str]] = (),
                  view: str = "full", hide: Sequence[str] = (),
@@ -182,7 +182,7 @@ class Child:
         descriptors the child keeps (not with `private`)."""
         from pacman.hosting import sandbox
 
-        self.limits = limits or Limits()
+        self.limits = limits or ProcessLimits()
         output_read, output_write = os.pipe()
         environment = dict(os.environ if env is None else env)
         self.private = private and sandbox.available()

@@ -23,7 +23,7 @@ from pacman.game import run_game
 from pacman.hosting import ISOLATIONS
 from pacman.hosting.agent_host import HostedAgent, load_limit, load_timeout, trusted
 from pacman.record import GameRecord
-from pacman.task import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSpec
 
 __all__ = ["build_agents", "loading", "play", "play_built"]
 

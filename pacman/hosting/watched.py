@@ -26,14 +26,14 @@ from typing import Any
 from pacman.display.protocol import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.errors import AgentSetupError
 from pacman.hosting.agent_host import load_limit, load_timeout, trusted
-from pacman.hosting.isolation import Child, ChildDied, Limits
+from pacman.hosting.isolation import Child, ChildDied, ProcessLimits
 from pacman.record import GameRecord, Outcome
+from pacman.specs import GameSpec
 from pacman.state import GameState
-from pacman.task import GameSpec
 
 __all__ = ["AgentSetupError", "GameSpec", "WatchedGames"]
 
-# `GameSpec` is the one description of a game (`pacman.task`), re-exported for the callers here
+# `GameSpec` is the one description of a game (`pacman.specs`), re-exported for the callers here
 
 WORKER = "pacman.hosting.game_worker"
 #: how long past its limit a move or a game may run before its process is stopped: the
@@ -67,7 +67,7 @@ class WatchedGames:
 
     def _start(self) -> Child:
         if self._child is None or self._child.process.poll() is not None:
-            self._child = Child(WORKER, Limits(memory_mb=self.memory_mb))
+            self._child = Child(WORKER, ProcessLimits(memory_mb=self.memory_mb))
         return self._child
 
     def _stop(self) -> str:

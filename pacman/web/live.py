@@ -14,7 +14,7 @@ draws it as it comes:
   Pacman's move and the ghosts' replies, as the window's `n`), speed (seconds per move),
   restart (the same game again, same seed: `GameRestart`), stop (`GameStopped`), and the
   keyboard Pacman's keys. Pausing blocks `update` at the end of a round, as the window's pause
-  does; the keyboard agent (`pacman.display.keyboard.KeyboardAgent`) reads the page's keys
+  does; the keyboard agent (`pacman.agents.keyboard.KeyboardAgent`) reads the page's keys
   through `take_direction` and `wait_for_direction` with the window's timing rules.
 
 The server (standard library only: `http.server.ThreadingHTTPServer`, Server-Sent Events for

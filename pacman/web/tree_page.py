@@ -3,7 +3,7 @@ a static SVG picture, from the JSON-ready traces of `pacman.agents.trace`.
 
 The page embeds, for each search, the trace's nodes, the ordered steps of the algorithm
 (`trace_events`) and the budget of shown nodes; its script lays the tree out with the same rule
-as `pacman.trace_layout.layout_tree` (a test checks they agree) and draws it. Nothing is
+as `pacman.tree_placement.place_tree` (a test checks they agree) and draws it. Nothing is
 fetched: the script and style are inlined from `pacman/web/assets/tree.*`, and the data is
 embedded with `pacman.web.page.script_json`.
 """
@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from pacman.trace_layout import Placed, layout_tree, stub_xs
+from pacman.tree_placement import Placed, place_tree, stub_xs
 from pacman.web.page import inline_asset, script_json
 
 __all__ = ["node_names", "render_page", "render_svg", "trace_events", "view_data"]
@@ -243,7 +243,7 @@ def render_svg(trace: dict[str, Any], *, max_shown: int = 120, title: str = "",
     Returns:
         The SVG document as text.
     """
-    items = layout_tree(trace, max_shown=max_shown)
+    items = place_tree(trace, max_shown=max_shown)
     names = node_names(trace)
     width = max((i.x for i in items), default=0) + 1
     for index in range(len(items)):

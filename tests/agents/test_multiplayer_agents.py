@@ -13,7 +13,7 @@ from pacman.cli import main
 from pacman.demos.demo import Matchup, play_matchup
 from pacman.errors import RegistryError
 from pacman.layout import parse_layout
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 # Ghost 1 at x=1, Pacman at x=3, the only food at x=4, ghost 2 at x=6 (all on y=1).
 CORRIDOR = parse_layout("%%%%%%%%\n%1 P. 2%\n%%%%%%%%", "corridor")

@@ -17,8 +17,8 @@ from pacman.agents.pacman_agents import AlphaBetaAgent
 from pacman.hosting.local import play
 from pacman.layout import load_layout, parse_layout
 from pacman.record import Outcome
+from pacman.specs import AgentSpec, GameSpec
 from pacman.state import GameState
-from pacman.task import AgentSpec, GameSpec
 
 HALF_TURN = "\n".join(line[::-1] for line in reversed(
     (Path(__file__).parents[2] / "pacman" / "layouts" / "assumptions.lay")

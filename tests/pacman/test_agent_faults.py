@@ -17,7 +17,7 @@ from pacman import load_layout, run_game
 from pacman.hosting.watched import WatchedGames
 from pacman.limits import TimeLimits
 from pacman.record import Outcome
-from pacman.task import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSpec
 
 AGENTS = '''
 import os, sys, time

@@ -29,7 +29,7 @@ from pacman.experiments import (
 from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.store import ResultStore
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,7 +23,7 @@ from pacman.experiments import resolve_config, run_batch
 from pacman.experiments.config import GameConfig
 from pacman.experiments.store import ResultStore, open_results
 from pacman.record import Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from pacman.experiments.grid import resolve_config
 from pacman.experiments.runner import run_batch
 from pacman.experiments.store import ResultStore, open_results
 from pacman.experiments.table import select_code, summarize
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 from pacman.versions import agent_code_files, code_version, package_digest
 
 ROOT = Path(__file__).resolve().parents[2]

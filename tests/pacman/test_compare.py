@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pacman.cli import main
-from pacman.experiments.compare import (
+from pacman.experiments.config import GameConfig, StoredGame
+from pacman.experiments.paired import (
     compare_games,
     format_p,
     mcnemar_p,
@@ -18,9 +19,8 @@ from pacman.experiments.compare import (
     paired_win_difference,
     verdict,
 )
-from pacman.experiments.config import GameConfig, StoredGame
 from pacman.record import Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 SCORE = "alphabeta@depth=1,evaluation=score"  # stalls: loses or is capped on testClassic
 BETTER = "alphabeta@depth=1,evaluation=better"  # wins every game there

@@ -8,7 +8,7 @@ from conftest import optional
 from pacman.experiments import DaskBackend, play_game, resolve_config, run_batch
 from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.store import ResultStore
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 distributed = optional("distributed", "dask")
 

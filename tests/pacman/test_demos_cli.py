@@ -18,7 +18,7 @@ from pacman.demos import all_demos, find_demo
 from pacman.demos.demo import Demo, Finding, Matchup, Results, play_matchup, summarize
 from pacman.demos.measure import format_summary, play_demo, tasks_of
 from pacman.record import Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 REPO = Path(__file__).resolve().parents[2]
 MINE = ["depth", "thrashing", "thrashing-fixed", "min-vs-exp"]

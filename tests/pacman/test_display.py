@@ -24,9 +24,9 @@ import pygame
 from pygame_events import key, wait_until
 
 from pacman import GameState, Outcome, parse_layout, run_game
+from pacman.agents.keyboard import KeyboardAgent
 from pacman.display import GameRestart, render, scene, status
 from pacman.display.export import FrameExport
-from pacman.display.keyboard import KeyboardAgent
 from pacman.display.protocol import MoveInfo, NullDisplay
 from pacman.display.render import TEXT_PAD, Renderer, surface_to_array
 from pacman.display.scene import (

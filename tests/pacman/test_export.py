@@ -13,7 +13,7 @@ from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.export import game_rows, to_dataframe
 from pacman.experiments.store import ResultStore, open_results
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 A = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2}), AgentSpec("RandomGhost"), 1,
                "smallClassic")

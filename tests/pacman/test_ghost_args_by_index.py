@@ -10,7 +10,7 @@ import pytest
 
 from pacman.cli import main
 from pacman.cli.ghost_args import parse_ghost_args
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 # a seeded game against two DirectionalGhosts, short enough to stay fast
 GAME = ["play", "-p", "alphabeta", "-a", "depth=1", "-g", "DirectionalGhost",

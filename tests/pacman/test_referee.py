@@ -16,8 +16,8 @@ from pacman.experiments.store import ResultStore
 from pacman.hosting.isolation import private_processes
 from pacman.hosting.local import play
 from pacman.record import GameRecord, Outcome
+from pacman.specs import AgentSpec, GameSpec
 from pacman.state import GameState
-from pacman.task import AgentSpec, GameSpec
 
 CHEATERS = textwrap.dedent('''
     import gc, os, random, signal, sys

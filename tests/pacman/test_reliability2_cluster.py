@@ -40,7 +40,7 @@ from pacman.experiments import run_batch
 from pacman.experiments.cluster import DaskBackend
 from pacman.experiments.config import GameConfig
 from pacman.experiments.grid import resolve_configs
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 from pacman.versions import package_version
 
 distributed = optional("distributed", "dask")

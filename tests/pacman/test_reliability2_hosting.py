@@ -35,7 +35,7 @@ from pacman.hosting.local import play
 from pacman.hosting.watched import WatchedGames
 from pacman.limits import TimeLimits
 from pacman.record import Outcome
-from pacman.task import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = load_layout("testClassic")

@@ -38,7 +38,7 @@ from pacman.files import LIMITS
 from pacman.layout import LAYOUT_DIR, list_layouts
 from pacman.replay import load_replay, verify
 from pacman.replay.format import make_digest
-from pacman.settings import typed
+from pacman.settings_text import typed
 
 SHIPPED = (LAYOUT_DIR / "testClassic.lay").read_text(encoding="utf-8")
 # another maze, saved under a shipped layout's name

@@ -32,7 +32,7 @@ from pacman.experiments.store import (
 from pacman.experiments.table import wilson_interval
 from pacman.files import LIMITS
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
                     AgentSpec("RandomGhost"), 2, "smallClassic")

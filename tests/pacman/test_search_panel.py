@@ -51,7 +51,7 @@ from pacman.layout import load_layout
 from pacman.record import GameRecord
 from pacman.replay import load_replay, scripted_agents
 from pacman.rules import Direction
-from pacman.trace_layout import Placed
+from pacman.tree_placement import Placed
 
 SMALL = load_layout("smallClassic")
 

@@ -14,7 +14,7 @@ from pacman.errors import StoreError
 from pacman.experiments.config import GameConfig, GameTask, derive_seed
 from pacman.experiments.store import ResultStore, open_results
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),

@@ -31,7 +31,7 @@ from pacman.experiments.store import (
     open_results,
 )
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),

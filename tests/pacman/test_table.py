@@ -17,7 +17,7 @@ from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.store import ResultStore, open_results
 from pacman.experiments.table import mean_interval, summarize, t_quantile, wilson_interval
 from pacman.record import GameRecord, Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 DEPTH_2 = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 2, "evaluation": "better"}),
                      AgentSpec("RandomGhost"), 2, "smallClassic")

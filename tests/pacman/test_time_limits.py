@@ -15,7 +15,7 @@ from pacman.experiments.config import GameConfig, GameTask
 from pacman.experiments.grid import load_experiment
 from pacman.layout import load_layout
 from pacman.limits import NO_LIMITS, TimeLimits
-from pacman.task import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSpec
 
 
 @pytest.mark.parametrize("flag", ["--move-timeout", "--timeout"])

@@ -20,7 +20,7 @@ from pacman.experiments.ratings import (
     pairwise_wins,
 )
 from pacman.record import Outcome
-from pacman.task import AgentSpec
+from pacman.specs import AgentSpec
 
 SCORE = "alphabeta@depth=1,evaluation=score"
 BETTER = "alphabeta@depth=1,evaluation=better"

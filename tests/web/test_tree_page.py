@@ -12,7 +12,7 @@ from pacman.agents.trace import traced_search
 from pacman.cli import main
 from pacman.game_tree import TreeRun, tree_evaluation
 from pacman.grading.cases.parser import load_case
-from pacman.trace_layout import layout_tree
+from pacman.tree_placement import place_tree
 from pacman.web.tree_page import placed_json, render_page, trace_events, view_data
 
 ROOT = Path(__file__).parents[2]
@@ -100,14 +100,14 @@ def test_the_comparison_shows_each_methods_totals(tmp_path: Path, visit: Any) ->
 
 
 def test_the_scripts_layout_is_trace_layouts(tmp_path: Path, visit: Any) -> None:
-    """The page collapses with the same rule as `layout_tree` (tight budgets, expansions)."""
+    """The page collapses with the same rule as `place_tree` (tight budgets, expansions)."""
     trace = trace_of("minimax")
     out = tmp_path / "page.html"
     out.write_text(render_page("t", [view_data(trace, "minimax", max_shown=4)]),
                    encoding="utf-8")
     page = visit.open(out)
     for budget, expanded in [(4, []), (1, []), (6, [3]), (2, [7, 1]), (100, [])]:
-        ours = placed_json(layout_tree(trace, max_shown=budget,
+        ours = placed_json(place_tree(trace, max_shown=budget,
                                        expanded=frozenset(expanded)))
         theirs = page.evaluate(f"window.treeLayout(0, {budget}, {json.dumps(expanded)})")
         assert theirs == ours, (budget, expanded)

@@ -20,7 +20,7 @@ from pacman.cs188.loader import is_cs188_agent_class
 from pacman.cs188.randomness import agent_stream, drawing_from
 from pacman.errors import GradingError, RegistryError
 from pacman.grading.running.tree_run import load_agents_module
-from pacman.settings import typed
+from pacman.settings_text import typed
 from pacman.state import GameState
 
 __all__ = ["Contestant", "CountingAgent", "Graded"]

@@ -35,7 +35,7 @@ from pacman.game_tree import TreeBudgetError, TreeError, TreeRun, TreeState
 from pacman.grading.cases.parser import TreeCase
 from pacman.grading.running.tree_run import AgentRun, TreeAgentStandIn
 from pacman.hosting.agent_host import UnreadableAction, serve_words
-from pacman.hosting.isolation import Child, ChildDied, Limits, printable
+from pacman.hosting.isolation import Child, ChildDied, ProcessLimits, printable
 from pacman.hosting.sandbox import GAME_VIEW, WORKDIR, Carried
 from pacman.limits import MoveTimeLimit
 from pacman.state import GameState
@@ -78,7 +78,7 @@ class _Host:
         carried = self.carried = Carried()
         inside = carried.carry(submission)
         self.folder = folder
-        self.child = Child(HOST, Limits(memory_mb=memory_mb), cwd=str(folder), private=True,
+        self.child = Child(HOST, ProcessLimits(memory_mb=memory_mb), cwd=str(folder), private=True,
                            files=carried.pairs(), view=HOST_VIEW, hide=hide)
         if self.child.private:
             submission = inside

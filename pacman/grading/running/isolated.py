@@ -38,7 +38,7 @@ from pacman.grading.reports.results import (
 )
 from pacman.grading.running.session import relative_name, submission_name
 from pacman.grading.running.stalls import STALL_FD_ENV, WAIT_SECONDS
-from pacman.hosting.isolation import Child, ChildDied, Limits, printable
+from pacman.hosting.isolation import Child, ChildDied, ProcessLimits, printable
 
 __all__ = ["DEFAULT_LIMITS", "HardLimits", "grade_isolated"]
 
@@ -136,7 +136,7 @@ def grade_isolated(suite: Suite, submission: str | Path | None,
     while remaining:
         stall_read, stall_write = os.pipe()  # where the worker says where the code is stuck
         try:
-            child = Child(WORKER, Limits(memory_mb=limits.memory_mb),
+            child = Child(WORKER, ProcessLimits(memory_mb=limits.memory_mb),
                           env={**os.environ, STALL_FD_ENV: str(stall_write)},
                           pass_fds=(stall_write,))
         finally:

@@ -1,6 +1,6 @@
 // The search-tree view: draws each embedded trace as inline SVG, steps through the search,
 // compares the methods and shows a student's agent beside the expected search.
-// The layout rule is pacman.trace_layout.layout_tree's, ported line for line.
+// The layout rule is pacman.tree_placement.place_tree's, ported line for line.
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("tree-data").textContent);
@@ -28,7 +28,7 @@
     return total;
   }
 
-  // pacman.trace_layout.layout_tree: [{id, x, y, parent, hidden, onPv}], parents first.
+  // pacman.tree_placement.place_tree: [{id, x, y, parent, hidden, onPv}], parents first.
   function layoutTree(view, maxShown, expanded) {
     const nodes = view.nodes;
     const pv = pvIds(view);

@@ -1,4 +1,4 @@
-"""`pacman.trace_layout`: which nodes of a trace are drawn, where, and what is collapsed."""
+"""`pacman.tree_placement`: which nodes of a trace are drawn, where, and what is collapsed."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pacman.agents.evaluation import NAMED
 from pacman.agents.trace import traced_search
 from pacman.game_tree import TreeRun, tree_evaluation
 from pacman.grading.cases.parser import load_case
-from pacman.trace_layout import STUB_WIDTH, Placed, layout_tree, principal_variation_ids, stub_xs
+from pacman.tree_placement import STUB_WIDTH, Placed, place_tree, principal_variation_ids, stub_xs
 
 CASES = Path(__file__).parents[1] / "cases"
 
@@ -61,7 +61,7 @@ def check(trace: dict[str, Any], items: list[Placed]) -> None:
 
 def test_a_small_tree_is_shown_whole_in_depth_first_slots() -> None:
     trace = case_trace("alphabeta/01-textbook")
-    items = layout_tree(trace)
+    items = place_tree(trace)
     check(trace, items)
     assert not any(item.hidden for item in items)
     labels = [(item.node or {}).get("label") for item in items]
@@ -81,7 +81,7 @@ def test_a_small_tree_is_shown_whole_in_depth_first_slots() -> None:
 
 def test_a_tight_budget_collapses_subtrees_under_their_parents() -> None:
     trace = case_trace("alphabeta/01-textbook")
-    items = layout_tree(trace, max_shown=5)
+    items = place_tree(trace, max_shown=5)
     check(trace, items)
     shown = [(item.node or {}).get("label") for item in items if not item.hidden]
     # breadth-first: root and the three MIN nodes, then A (on the PV) past nothing else
@@ -94,7 +94,7 @@ def test_a_tight_budget_collapses_subtrees_under_their_parents() -> None:
 def test_expanding_a_group_shows_its_nodes_past_the_budget() -> None:
     trace = case_trace("alphabeta/01-textbook")
     min3 = next(n["id"] for n in trace["nodes"] if n.get("label") == "min3")
-    items = layout_tree(trace, max_shown=5, expanded=frozenset({min3}))
+    items = place_tree(trace, max_shown=5, expanded=frozenset({min3}))
     check(trace, items)
     labels = [(item.node or {}).get("label") for item in items if not item.hidden]
     assert {"G", "H", "I"} <= set(labels) and "B" not in labels
@@ -104,12 +104,12 @@ def test_expanding_a_group_shows_its_nodes_past_the_budget() -> None:
 def test_a_big_game_tree_keeps_its_budget_and_its_principal_variation() -> None:
     trace = game_trace()
     assert len(trace["nodes"]) == 165
-    items = layout_tree(trace, max_shown=40)
+    items = place_tree(trace, max_shown=40)
     check(trace, items)
     assert sum(1 for item in items if not item.hidden) == 40
     assert len(principal_variation_ids(trace)) == 1 + len(trace["principal_variation"])
     deep = max(trace["nodes"], key=lambda n: n["ply"])
-    items = layout_tree(trace, max_shown=1, expanded=frozenset({deep["id"]}))
+    items = place_tree(trace, max_shown=1, expanded=frozenset({deep["id"]}))
     check(trace, items)
     assert deep["id"] in {item.id for item in items if not item.hidden}
 
@@ -117,12 +117,12 @@ def test_a_big_game_tree_keeps_its_budget_and_its_principal_variation() -> None:
 @pytest.mark.parametrize("method", ["minimax", "alphabeta", "expectimax"])
 def test_the_layout_is_deterministic(method: str) -> None:
     trace = game_trace(method)
-    first = layout_tree(trace, max_shown=60)
-    again = layout_tree(game_trace(method), max_shown=60)
+    first = place_tree(trace, max_shown=60)
+    again = place_tree(game_trace(method), max_shown=60)
     assert first == again
     check(trace, first)
 
 
 def test_a_bad_budget_is_refused() -> None:
     with pytest.raises(ValueError, match="max_shown must be a positive integer"):
-        layout_tree(case_trace("alphabeta/01-textbook"), max_shown=0)
+        place_tree(case_trace("alphabeta/01-textbook"), max_shown=0)

@@ -27,7 +27,7 @@ from pacman.limits import NO_LIMITS, TimeLimits
 __all__ = ["AgentSpec", "GameSpec", "Setting"]
 
 Setting = str | int | float | bool | None
-"""A setting's value, as `-a name=value` gives it (`pacman.settings.typed`)."""
+"""A setting's value, as `-a name=value` gives it (`pacman.settings_text.typed`)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Lay a search trace out for drawing, with big trees collapsed.
 
 Works on the JSON-ready trace of `SearchTrace.to_json()` (a dict with `nodes`, each with `id`,
-`parent`, `action`, `ply`, `children`, ...). `layout_tree` decides which nodes are shown and
+`parent`, `action`, `ply`, `children`, ...). `place_tree` decides which nodes are shown and
 where; drawers (the pygame panel, the HTML tree view) only draw what it returns.
 """
 
@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["STUB_WIDTH", "Placed", "layout_tree", "principal_variation_ids", "stub_xs"]
+__all__ = ["STUB_WIDTH", "Placed", "place_tree", "principal_variation_ids", "stub_xs"]
 
 # The room, in leaf slots, a cut node keeps for each move it never generated.
 STUB_WIDTH = 0.6
@@ -46,7 +46,7 @@ def principal_variation_ids(trace: dict[str, Any]) -> list[int]:
     return line
 
 
-def layout_tree(trace: dict[str, Any], *, max_shown: int = 120,
+def place_tree(trace: dict[str, Any], *, max_shown: int = 120,
                 expanded: frozenset[int] = frozenset()) -> list[Placed]:
     """The items to draw for `trace`, parents before their children.
 
