@@ -23,6 +23,7 @@ from typing import Any
 from pacman.errors import TaskError
 from pacman.layout import Layout, ghosts_in_play, parse_layout
 from pacman.limits import NO_LIMITS, TimeLimits
+from pacman.settings_text import parse_settings, split_agent
 
 __all__ = ["AgentSpec", "GameSpec", "Setting"]
 
@@ -41,6 +42,29 @@ class AgentSpec:
     def of(cls, name: str, settings: Mapping[str, Setting] | None = None) -> AgentSpec:
         """A spec with its settings sorted by name."""
         return cls(name, tuple(sorted((settings or {}).items())))
+
+    @classmethod
+    def parse(cls, text: str) -> AgentSpec:
+        """An agent as people type it, `NAME` or `NAME@k=v,k=v` (`alphabeta@depth=3`), its
+        values typed once, here, as the command line types them (`pacman.settings_text`).
+
+        Args:
+            text: the agent's name, with its settings after `@`.
+
+        Returns:
+            The spec; `parse(spec.text_form())` gives it back.
+
+        Raises:
+            SettingsError: an empty name, or settings text that cannot be read.
+        """
+        name, inline = split_agent(text)
+        return cls.of(name, parse_settings(inline))
+
+    def text_form(self) -> str:
+        """`NAME@k=v,k=v` (the name alone without settings): what `parse` reads."""
+        if not self.settings:
+            return self.name
+        return self.name + "@" + ",".join(f"{key}={value}" for key, value in self.settings)
 
     def settings_dict(self) -> dict[str, Setting]:
         """The settings as a dict."""

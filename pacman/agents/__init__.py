@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         MinimaxAgent,
         SearchAgent,
     )
-    from pacman.agents.registry import AGENTS, make_agent
+    from pacman.agents.registry import AGENTS, make_agent, register
     from pacman.agents.search import alphabeta, expectimax, minimax
     from pacman.agents.search_core import Decision, SearchState
     from pacman.agents.settings import AgentSettings, setting
@@ -54,7 +54,7 @@ __all__ = [
     # writing an agent: typed settings
     "BaseAgent", "AgentSettings", "setting",
     # names to agents
-    "AGENTS", "make_agent",
+    "AGENTS", "make_agent", "register",
 ]
 
 _HOMES = {
@@ -86,6 +86,7 @@ _HOMES = {
     "BaseAgent": "pacman.agents.base", "AgentSettings": "pacman.agents.settings",
     "setting": "pacman.agents.settings",
     "AGENTS": "pacman.agents.registry", "make_agent": "pacman.agents.registry",
+    "register": "pacman.agents.registry",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _HOMES)

@@ -5,6 +5,14 @@
 `path/to/file.py:Class`, and, with an agents file (`--agents multiAgents.py`), the plain names of
 the classes that file defines. A class written against the classic CS188 API (`getAction`) is
 built the classic way (settings as strings) and played through the compatibility layer.
+
+A user's own agents get names of their own, as Gymnasium's environments do: `register(name,
+"module:Class", role)` in the running process, or a packaging entry point in the group
+`pacman.agents` (Pacman agents) or `pacman.ghosts` (ghosts), whose name is the agent's name and
+whose value is `module:Class`. Such a name is only another way to write its `module:Class`:
+it is resolved to it (`resolve_name`), so the agent is the user's code wherever it plays (in an
+agent host of its own, never trusted like the registry's own agents), and a batch stores it
+under `module:Class`. The built-in names come first and cannot be taken.
 """
 
 from __future__ import annotations
@@ -83,6 +91,65 @@ AGENTS: tuple[AgentEntry, ...] = (
 
 #: CS188's names for our evaluations, as `-a evalFn=...` gives them.
 CS188_EVALUATIONS = {"scoreEvaluationFunction": "score", "betterEvaluationFunction": "better"}
+
+
+#: the entry-point group of each role's agents in installed packages' metadata
+ENTRY_POINT_GROUPS = {"pacman": "pacman.agents", "ghost": "pacman.ghosts"}
+_REGISTERED: dict[tuple[str, str], str] = {}  # (role, name case-folded) -> "module:Class"
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
+_TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", re.ASCII)
+
+
+def register(name: str, target: str, role: str = "pacman") -> None:
+    """Give the agent class `target` (`module:Class`) the name `name` for `role` (`pacman` or
+    `ghost`) in this process: `-p name` (or `make_agent(name, ...)`) then plays it.
+
+    Args:
+        name: the agent's name: a letter, then letters, digits, `_`, `.` or `-` (at most 64);
+            matched case aside.
+        target: where the class lives, `module:Class` (an installed module or one on the path).
+        role: `pacman` or `ghost`.
+
+    Raises:
+        RegistryError: a bad name, target or role, or a name a built-in agent has.
+    """
+    if role not in ENTRY_POINT_GROUPS:
+        raise RegistryError(f"bad role {role!r}: pacman or ghost")
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise RegistryError(f"bad agent name {name!r}: a letter, then letters, digits, _, . "
+                            "or - (at most 64)")
+    if not isinstance(target, str) or not _TARGET.fullmatch(target):
+        raise RegistryError(f"bad agent target {target!r}: write module:Class")
+    if registered(name, role) is not None:
+        raise RegistryError(f"{name!r} is a built-in {role} agent's name: choose another")
+    _REGISTERED[role, name.casefold()] = target
+
+
+def plugin_target(name: str, role: str) -> str | None:
+    """The `module:Class` a user's name stands for (`register`, then the installed packages'
+    entry points of `ENTRY_POINT_GROUPS[role]`), or None. Reads names only: nothing is
+    imported to answer."""
+    found = _REGISTERED.get((role, name.casefold()))
+    if found is not None:
+        return found
+    return _entry_points(role).get(name.casefold())
+
+
+def plugin_names(role: str) -> dict[str, str]:
+    """Every user's name for `role` (registered, then entry points) and its `module:Class`."""
+    return {**_entry_points(role), **{key: target for (kind, key), target
+                                       in _REGISTERED.items() if kind == role}}
+
+
+def _entry_points(role: str) -> dict[str, str]:
+    from importlib.metadata import entry_points
+
+    group = ENTRY_POINT_GROUPS.get(role)
+    if group is None:
+        return {}
+    return {point.name.casefold(): point.value for point in entry_points(group=group)
+            if _NAME.fullmatch(point.name) and _TARGET.fullmatch(point.value.strip())
+            and registered(point.name, role) is None}
 
 
 def registered(name: str, role: str) -> AgentEntry | None:
@@ -169,6 +236,9 @@ def find_agent(name: str, role: str) -> AgentEntry | type:
     found = classic_agent_file(name)
     if found is not None:
         return _class_from_file(found, name)
+    plugin = plugin_target(name, role)
+    if plugin is not None:
+        return find_agent(plugin, role)
     raise unknown_agent(name, role)
 
 
@@ -180,7 +250,7 @@ def unknown_agent(name: str, role: str) -> RegistryError:
     if _stem(name) != name.casefold():  # `MyAgent`, `RandomGhost`: read as a class name
         hint = did_you_mean(name, [entry.class_name for entry in entries], key=_stem)
     else:
-        hint = did_you_mean(name, [entry.short for entry in entries])
+        hint = did_you_mean(name, [*(entry.short for entry in entries), *plugin_names(role)])
     if hint:
         return RegistryError(f"unknown {who} agent {name!r} {hint}")
     names = ", ".join(f"{entry.class_name} ({entry.short})" for entry in entries)
@@ -221,8 +291,9 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
     Without one, a class name that a `*gents.py` file of the current folder defines (spelled
     exactly, `MinimaxAgent`) is that file's class, as the classic `pacman.py -p MinimaxAgent`
     plays it, even where a built-in agent has the same class name; the built-in agents keep
-    their short names (`minimax`). Any other plain name is no agent: `unknown_agent`'s error,
-    raised here, before a host is started to build it."""
+    their short names (`minimax`). A user's name (`register`, entry points) becomes its
+    `module:Class`. Any other plain name is no agent: `unknown_agent`'s error, raised here,
+    before a host is started to build it."""
     if agents_file is not None and name.isidentifier():
         student = _load_file(agents_file)
         defined = getattr(student.module, name, None)
@@ -239,7 +310,10 @@ def resolve_name(name: str, role: str, agents_file: str | Path | None = None) ->
         if found is not None:
             return f"{found.resolve()}:{name}"
     if not sep and entry is None:
-        raise unknown_agent(name, role)
+        plugin = plugin_target(name, role)
+        if plugin is None:
+            raise unknown_agent(name, role)
+        return plugin
     return name
 
 

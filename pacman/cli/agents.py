@@ -28,7 +28,7 @@ def add_parser(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman agents [NAME]`: the list, or one agent's settings."""
-    from pacman.agents.registry import AGENTS, AgentEntry, find_agent
+    from pacman.agents.registry import AGENTS, AgentEntry, find_agent, plugin_names
 
     if args.markdown:
         print(settings_markdown(), end="")
@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
     if args.name is None:
         listing = [("role", "class", "short", "what it does")]
         listing += [(e.role, e.class_name, e.short, e.summary) for e in AGENTS]
+        listing += [(role, target.rpartition(":")[2], name, f"yours: {target}")
+                    for role in ("pacman", "ghost") for name, target in plugin_names(role).items()]
         widths = [max(len(row[i]) for row in listing) for i in range(3)]
         for row in listing:
             print("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3])

@@ -173,7 +173,7 @@ class HostedAgent:
         self._cpu = share_cpu()
         idle = _IDLE.get(self._key)
         carried = Carried()
-        inside, inside_settings = carry_agent(name, settings, carried)
+        inside, inside_settings = carry_agent(name, settings, carried, role)
         try:
             child = self._child = idle.pop() if idle else Child(
                 WORKER, ProcessLimits(memory_mb=memory_mb), private=True, files=carried.pairs())
@@ -396,14 +396,19 @@ def trusted(name: str, role: str, settings: Mapping[str, Any]) -> bool:
     return not names_code(evaluation)
 
 
-def carry_agent(name: str, settings: Mapping[str, Any], carried: Any
+def carry_agent(name: str, settings: Mapping[str, Any], carried: Any, role: str
                 ) -> tuple[str, dict[str, Any]]:
-    """The agent's name and settings as its sandboxed host must read them: each piece of code
-    they name (`file.py:Class`, `evaluation=module:function`) carried into the host's working
-    folder (`pacman.hosting.sandbox.Carried`) and named there."""
+    """The agent's name and settings as its sandboxed host must read them: a user's name for
+    an agent (`pacman.agents.registry.register`, an entry point) as its `module:Class`, which
+    the host may not know, and each piece of code they name (`file.py:Class`,
+    `evaluation=module:function`) carried into the host's working folder
+    (`pacman.hosting.sandbox.Carried`) and named there."""
     from pacman.agents.evaluation import names_code
+    from pacman.agents.registry import plugin_target, registered
 
     inside = dict(settings)
+    if ":" not in name and registered(name, role) is None:
+        name = plugin_target(name, role) or name
     if ":" in name:
         target, _, rest = name.rpartition(":")
         name = f"{carried.carry(target)}:{rest}"
@@ -428,7 +433,7 @@ def resolve_in_host(spec: AgentSpec, role: str, index: int,
     from pacman.specs import AgentSpec
 
     carried = Carried()
-    name, settings = carry_agent(spec.name, dict(spec.settings), carried)
+    name, settings = carry_agent(spec.name, dict(spec.settings), carried, role)
     child = Child(WORKER, ProcessLimits(), private=True, files=carried.pairs())
     asked = AgentSpec.of(name, settings) if child.private else spec
     try:
