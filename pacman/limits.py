@@ -26,8 +26,9 @@ from typing import Any, NoReturn
 
 from pacman.errors import LimitError
 
-__all__ = ["MAX_SECONDS", "NO_LIMITS", "AgentExit", "MoveTimeLimit", "MoveTimer", "TimeLimits",
-           "guard_process_exit", "seconds"]
+__all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "MAX_SECONDS", "NO_LIMITS", "AgentExit",
+           "MoveTimeLimit", "MoveTimer", "TimeLimits", "guard_process_exit", "load_limit",
+           "seconds"]
 
 MAX_SECONDS = 1_000_000.0
 """The longest time limit there is, about 11.6 days: a larger one is a mistake, not a wish."""
@@ -68,11 +69,38 @@ class TimeLimits:
         """True if any limit is set."""
         return self.move is not None or self.game is not None or self.agent_game is not None
 
+    @property
+    def load(self) -> float:
+        """Seconds an agent's code may take to load in its host (`load_limit` of `game`)."""
+        return load_limit(self.game)
+
     @classmethod
     def classic(cls, seconds: float | None) -> TimeLimits:
         """The classic autograder's limit of `seconds` (None: none): each move and each
         agent's whole game."""
         return cls(move=seconds, agent_game=seconds)
+
+
+#: how long loading an agent (starting its host, importing the user's code, building the
+#: agent) may take before it is given up, when no game time limit shortens it (`load_limit`)
+LOAD_SECONDS = 60.0
+#: the least a game time limit shortens it to: imports of big libraries take seconds
+LOAD_SECONDS_MIN = 10.0
+
+
+def load_limit(game_time_limit: float | None) -> float:
+    """The time an agent's code may take to load (`LOAD_SECONDS`), shortened to the game's time
+    limit when there is one, but to no less than `LOAD_SECONDS_MIN`.
+
+    Args:
+        game_time_limit: the games' limit in seconds, or None.
+
+    Returns:
+        Seconds.
+    """
+    if game_time_limit is None:
+        return LOAD_SECONDS
+    return min(LOAD_SECONDS, max(LOAD_SECONDS_MIN, game_time_limit))
 
 
 NO_LIMITS = TimeLimits()

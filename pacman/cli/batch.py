@@ -179,8 +179,8 @@ def _resolve_limited(name: str, role: str, agents_file: str | None,
 
     if not agents_file:
         return resolve_name(name, role, agents_file)
-    from pacman.hosting.agent_host import load_limit
     from pacman.hosting.local import loading
+    from pacman.limits import load_limit
 
     with loading(agents_file, load_limit(game_time_limit)):
         return resolve_name(name, role, agents_file)
@@ -285,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
         run_batch,
     )
     from pacman.experiments.cluster import DEFAULT_WORKER_WAIT
-    from pacman.hosting.agent_host import load_limit
+    from pacman.limits import load_limit
     from pacman.specs import AgentSpec
 
     experiment = Experiment()

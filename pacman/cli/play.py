@@ -151,8 +151,8 @@ def run(args: argparse.Namespace) -> int:
     _take_inline_settings(args)
     layout = load_layout(args.layout)
     if args.agents:  # the names of --agents FILE are read by importing it here: limited
-        from pacman.hosting.agent_host import load_limit
         from pacman.hosting.local import loading
+        from pacman.limits import load_limit
 
         with loading(args.agents, load_limit(args.game_time_limit)):
             pacman_name = resolve_name(args.pacman, "pacman", args.agents)

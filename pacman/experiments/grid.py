@@ -15,9 +15,9 @@ from pacman.agents.resolve import canonical_agent
 from pacman.errors import BatchError, LayoutError
 from pacman.experiments.config import GameConfig
 from pacman.files import read_bytes
-from pacman.hosting.agent_host import LOAD_SECONDS, resolve_in_host, trusted
+from pacman.hosting.agent_host import resolve_in_host, trusted
 from pacman.layout import check_playable, ghosts_in_play, layout_reference, load_layout
-from pacman.limits import seconds
+from pacman.limits import LOAD_SECONDS, seconds
 from pacman.specs import AgentSpec, Setting
 from pacman.versions import (
     code_version,
@@ -108,7 +108,7 @@ def resolve_config(config: GameConfig, isolation: str = "process",
     With `isolation="process"` (the default), an agent of the user's is resolved in an agent
     host (`canonical_agent` run there), so this process, which writes the results, never
     imports the user's code; `none` resolves it here. Loading an agent of the user's may take
-    `load_seconds` (`pacman.hosting.agent_host.load_limit`; with `none`, a soft limit); longer,
+    `load_seconds` (`pacman.limits.load_limit`; with `none`, a soft limit); longer,
     or a process that dies while it loads, is one line naming the agent. An agent whose
     `describe()` fails is resolved all the same: that is its games' business (each is its
     `crash`, as in `pacman play`), not the batch's.

@@ -287,7 +287,7 @@ def run_batch(configs: Sequence[GameConfig | ResolvedConfig], *, games: int,
                          f"{INTEGER_MAX}, got {seed!r}")
     if game_time_limit is not None:
         game_time_limit = seconds(game_time_limit, "game_time_limit")
-    from pacman.hosting.agent_host import load_limit
+    from pacman.limits import load_limit
 
     resolved = resolve_configs([c if isinstance(c, GameConfig) else c.config for c in configs],
                                isolation, load_limit(game_time_limit))

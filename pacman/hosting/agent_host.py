@@ -21,8 +21,9 @@ leaves the host unusable; its process is ended when the game ends.
 own agents, with settings that name no code of the user's.
 
 Loading: starting a host and building its agent (importing the user's code) may take
-`load_limit(game_time_limit)` seconds, 60 s or the game's limit, but not less than 10 s; a host
-that takes longer is ended, and the agent is one line (`RegistryError`, `BatchError`).
+`TimeLimits.load` seconds (`pacman.limits.load_limit`), 60 s or the game's limit, but not less
+than 10 s; a host that takes longer is ended, and the agent is one line (`RegistryError`,
+`BatchError`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pacman.errors import RegistryError
+from pacman.limits import LOAD_SECONDS, LOAD_SECONDS_MIN, load_limit
 
 if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs neither
     from pacman.hosting.isolation import Child
@@ -45,30 +47,10 @@ __all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "HostedAgent", "HostFault", "Unre
            "trusted"]
 
 WORKER = "pacman.hosting.host"
-#: how long loading an agent (starting its host, importing the user's code, building the
-#: agent) may take before it is given up, when no game time limit shortens it (`load_limit`)
-LOAD_SECONDS = 60.0
-#: the least a game time limit shortens it to: imports of big libraries take seconds
-LOAD_SECONDS_MIN = 10.0
 #: idle hosts kept per agent in one process, for the next games (their processes end with
 #: this one)
 MAX_IDLE = 2
 _IDLE: dict[tuple[Any, ...], list[Child]] = {}
-
-
-def load_limit(game_time_limit: float | None) -> float:
-    """The time an agent's code may take to load (`LOAD_SECONDS`), shortened to the game's time
-    limit when there is one, but to no less than `LOAD_SECONDS_MIN`.
-
-    Args:
-        game_time_limit: the games' limit in seconds, or None.
-
-    Returns:
-        Seconds.
-    """
-    if game_time_limit is None:
-        return LOAD_SECONDS
-    return min(LOAD_SECONDS, max(LOAD_SECONDS_MIN, game_time_limit))
 
 
 def load_timeout(name: str, seconds: float) -> str:

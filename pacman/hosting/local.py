@@ -21,7 +21,7 @@ from pacman.display.protocol import Display
 from pacman.errors import RegistryError
 from pacman.game import run_game
 from pacman.hosting import ISOLATIONS
-from pacman.hosting.agent_host import HostedAgent, load_limit, load_timeout, trusted
+from pacman.hosting.agent_host import HostedAgent, load_timeout, trusted
 from pacman.record import GameRecord
 from pacman.specs import AgentSpec, GameSpec
 
@@ -80,7 +80,7 @@ def build_agents(spec: GameSpec, isolation: str = "process",
     """
     if isolation not in ISOLATIONS:
         raise RegistryError(f"unknown isolation {isolation!r} (choose process or none)")
-    seconds = load_limit(spec.limits.game) if load_seconds is None else load_seconds
+    seconds = spec.limits.load if load_seconds is None else load_seconds
 
     def build(agent: AgentSpec, role: str, index: int) -> Any:
         settings = agent.settings_dict()

@@ -25,7 +25,7 @@ from typing import Any
 
 from pacman.display.protocol import Display, GameRestart, GameStopped, MoveInfo, NullDisplay
 from pacman.errors import AgentSetupError
-from pacman.hosting.agent_host import load_limit, load_timeout, trusted
+from pacman.hosting.agent_host import load_timeout, trusted
 from pacman.hosting.isolation import Child, ChildDied, ProcessLimits
 from pacman.record import GameRecord, Outcome
 from pacman.specs import GameSpec
@@ -89,7 +89,7 @@ class WatchedGames:
             AgentSetupError: an agent that cannot be built, that takes longer than the limit
                 to load, or whose loading ends the child (one line naming it).
         """
-        seconds = load_limit(spec.limits.game)
+        seconds = spec.limits.load
         agents = [(agent, role) for agent, role in (
             (spec.pacman, "pacman"), *((ghost, "ghost") for ghost in spec.ghosts))
             if not trusted(agent.name, role, agent.settings_dict())]
@@ -120,7 +120,7 @@ class WatchedGames:
         mirror = _Mirror(spec, display)
         try:
             child.send({"game": spec.to_json(), "isolation": self.isolation,
-                        "load_seconds": load_limit(spec.limits.game)})
+                        "load_seconds": spec.limits.load})
             return self._follow(child, spec, mirror)
         except ChildDied as died:
             self._stop()

@@ -25,11 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from pacman import limits as time_limits
 from pacman import load_layout
 from pacman.cli import main
 from pacman.experiments.backends import START_ATTEMPTS, ProcessBackend
 from pacman.experiments.store import ResultStore
-from pacman.hosting import agent_host
 from pacman.hosting.isolation import _death_pact
 from pacman.hosting.local import play
 from pacman.hosting.watched import WatchedGames
@@ -195,10 +195,11 @@ def test_a_move_forged_on_the_watched_channel_is_the_agents_crash(folder: Path) 
 
 
 def test_the_load_limit_is_the_game_limit_within_bounds() -> None:
-    assert agent_host.load_limit(None) == agent_host.LOAD_SECONDS == 60
-    assert agent_host.load_limit(4) == agent_host.LOAD_SECONDS_MIN == 10
-    assert agent_host.load_limit(25) == 25
-    assert agent_host.load_limit(1e6) == 60
+    assert time_limits.load_limit(None) == time_limits.LOAD_SECONDS == 60
+    assert time_limits.load_limit(4) == time_limits.LOAD_SECONDS_MIN == 10
+    assert time_limits.load_limit(25) == 25
+    assert time_limits.load_limit(1e6) == 60
+    assert time_limits.TimeLimits(move=1.0, game=25.0).load == 25
 
 
 @pytest.mark.parametrize("isolation", ["process", "none"])
@@ -206,7 +207,7 @@ def test_the_load_limit_is_the_game_limit_within_bounds() -> None:
 def test_an_agent_that_loops_at_import_is_one_line_after_the_load_limit(
         folder: Path, isolation: str, which: str, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(agent_host, "LOAD_SECONDS_MIN", 1.0)  # the limit: the game's 2 s
+    monkeypatch.setattr(time_limits, "LOAD_SECONDS_MIN", 1.0)  # the limit: the game's 2 s
     limits = (["--timeout", "1", "--game-timeout", "2", "-q"] if which == "play" else
               ["--move-timeout", "1", "--game-timeout", "2", "-o", str(folder / "r.db")])
     code = main([which, "-p", "loops.py:Loop", "-l", "testClassic", "--max-moves", "20",
@@ -225,7 +226,7 @@ def test_an_agents_file_that_loops_at_import_is_one_line(
         which: str) -> None:
     """`--agents FILE` is imported by `play` and `batch` themselves to read its class names:
     a soft limit."""
-    monkeypatch.setattr(agent_host, "LOAD_SECONDS_MIN", 1.0)
+    monkeypatch.setattr(time_limits, "LOAD_SECONDS_MIN", 1.0)
     limits = (["-q", "--timeout", "1"] if which == "play" else
               ["--move-timeout", "1", "-o", str(folder / "r.db")])
     code = main([which, "--agents", "loops.py", "-p", "Loop", "-l", "testClassic",
