@@ -181,8 +181,9 @@ class HostedAgent:
         if "built" not in answer:
             self.close()
             error = answer.get("error") or {}
-            raise RegistryError(printable(f"{name} failed while being built: "
-                                          f"{error.get('type')}: {error.get('text')}"))
+            text = str(error.get("text")) if error.get("ours") is True else (
+                f"{name} failed while being built: {error.get('type')}: {error.get('text')}")
+            raise RegistryError(printable(carried.as_given(text)))  # the paths as given here
         self._description = printable(carried.as_given(str(answer["built"])))
         self._describe_error = answer.get("describe_error")
         if isinstance(self._describe_error, dict):

@@ -121,12 +121,17 @@ class _Words(random.Random):
 
 
 def _error(error: BaseException) -> dict[str, Any]:
-    """A built agent's fault, by its class's name and text."""
+    """A built agent's fault, by its class's name and text; `ours` when it is one of this
+    package's one-line errors (a file that does not load, a bad setting), whose text is the
+    whole message."""
+    from pacman.errors import PacmanError
+
     try:
         text = str(error)
     except BaseException:
         text = "<unprintable>"
-    return {"error": {"type": type(error).__name__, "text": text}}
+    return {"error": {"type": type(error).__name__, "text": text,
+                      "ours": isinstance(error, PacmanError)}}
 
 
 def _fault(error: BaseException) -> dict[str, Any]:

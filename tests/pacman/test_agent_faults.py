@@ -275,3 +275,16 @@ def test_a_game_that_cannot_end_stops_at_the_default_cap(folder: Path) -> None:
     lifted = play("-p", "faulty:Stopper", "-k", "0", "--max-moves", "0", "--game-timeout",
                   "0.5", cwd=folder)
     assert "timeout" in lifted.stdout and "3000 moves" not in lifted.stdout
+
+
+def test_a_hosted_file_that_does_not_load_is_one_line_naming_it_as_given(tmp_path: Path) -> None:
+    """The agent's host reads a copy of the file under a path of its own (`/sandbox/...`); the
+    user's line names the file as they wrote it, without the host's error class."""
+    (tmp_path / "bad.py").write_text("class X:\n    def get_action(self, s)\n        return 1\n",
+                                     encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pacman", "play", "-p", "bad.py:X", "-q", "-l",
+                           "testClassic"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("pacman: error: bad.py failed while loading: SyntaxError: expected "
+                           "':' (bad.py:2)\n")
