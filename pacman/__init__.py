@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from pacman.rules import Direction
     from pacman.state import GameState
 
-__version__ = "0.1.0"
+from pacman.release import RELEASE as __version__
 
 __all__ = [
     # layouts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -294,14 +295,30 @@ def _who(index: int) -> str:
     return "Pacman" if index == 0 else f"ghost {index}"
 
 
+class TraceDropped(UserWarning):
+    """A move's search summary that a replay could not hold (not JSON, a number too big, a
+    field of the wrong type): the move is recorded without it, and this warning says why."""
+
+
 def _trace_summary(decision: object) -> dict[str, Any] | None:
-    """The summary of a traced search's decision (`pacman.agents.trace`), or None."""
+    """The summary of a traced search's decision (`pacman.agents.trace`), or None: checked as
+    a replay reads it (`pacman.replay.reader.trace_problem`), so that the record always writes
+    a replay that reads back; a summary that fails is dropped with a `TraceDropped` warning."""
     try:
         summary = getattr(getattr(decision, "trace", None), "summary", None)
         result = summary() if callable(summary) else None
     except Exception:  # agent code: a broken trace is no trace, never a lost game
         return None
-    return result if isinstance(result, dict) else None
+    if not isinstance(result, dict):
+        return None
+    from pacman.replay.reader import trace_problem  # only for a traced move
+
+    problem = trace_problem(result)
+    if problem is not None:
+        warnings.warn(TraceDropped(f"a move's search summary was dropped: {problem}"),
+                      stacklevel=2)
+        return None
+    return result
 
 
 #: a legal action (a Direction or its string) -> its name; Direction hashes as its string

@@ -260,3 +260,12 @@ def test_the_main_front_files_export_a_grouped_api() -> None:
                     "pacman.replay", "pacman.errors"):
         source = MODULES[package].read_text(encoding="utf-8")
         assert "__all__ = [\n    # " in source, f"{package}: __all__ grouped by job, with comments"
+
+
+def test_the_release_is_the_one_pyproject_names() -> None:
+    import tomllib
+
+    from pacman.release import RELEASE
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["version"] == RELEASE

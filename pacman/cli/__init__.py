@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
@@ -68,6 +69,7 @@ def _check_command(name: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pacman` console script."""
     mark_user_interrupts()
+    warnings.formatwarning = _one_line_warning
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "play")  # the classic `python pacman.py -p ... -l ...` habit
@@ -101,6 +103,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str,
+                      lineno: int, line: str | None = None) -> str:
+    """A warning as the command line shows it: one line, as its errors are."""
+    text = " ".join(str(message).split())
+    return f"pacman: warning: {text}\n"
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from typing import Any
 
 from pacman.layout import Layout
 from pacman.record import GameRecord
+from pacman.release import RELEASE
 
 FORMAT = "pacman-replay"
 FORMAT_VERSION = 1
@@ -63,10 +64,8 @@ def make_digest(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def replay_dict(record: GameRecord, layout: Layout, num_ghosts: int) -> dict[str, Any]:
     """The JSON-ready replay of a finished game, with its digest."""
-    from pacman import __version__
-
     data: dict[str, Any] = {"format": FORMAT, "format_version": FORMAT_VERSION,
-                            "package_version": __version__}
+                            "package_version": RELEASE}
     data.update(record.to_dict())
     data["layout_text"] = layout.text
     data["num_ghosts"] = num_ghosts

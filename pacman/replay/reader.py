@@ -144,6 +144,25 @@ def decode_json(text: str, source: str = "<replay>") -> Any:
         raise ReplayError(f"{source}: malformed replay: {error}") from None
 
 
+def trace_problem(summary: Any) -> str | None:
+    """What a replay reader would refuse in a move's search summary (`SearchTrace.summary()`),
+    as one line, or None: not JSON (NaN, a set, bytes, a reference to itself), a number too big
+    for `decode_json`, or a field of the wrong type (`_TRACE_FIELDS`). The game loop checks
+    each summary with it when the move is recorded, so a record always writes a replay that
+    reads back."""
+    try:
+        text = json.dumps(summary, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as error:
+        return f"not JSON: {type(error).__name__}: {str(error)[:200]}"
+    try:
+        data = decode_json(text, "the summary")
+    except ReplayError as error:
+        return str(error)[:200]
+    read = _Reader({})
+    read.trace("the summary", data)
+    return read.malformed[0][:200] if read.malformed else None
+
+
 def _kind(value: Any) -> str:
     if value is None:
         return "null"
