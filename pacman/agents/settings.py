@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from pacman.agents.search_core import MAX_SEARCH_MOVES
 from pacman.errors import SettingsError
+from pacman.limits import MAX_SECONDS
 
 __all__ = [
     # declaring settings
@@ -174,11 +175,28 @@ def _too_deep(name: str, value: int) -> str | None:
     return None
 
 
+#: the largest budget of playouts or nodes a move may be given: far beyond a day's search, so
+#: that a budget typed by mistake (`playouts=10**25`) is a one-line error, not a move that
+#: never ends (as depth is bounded by `MAX_SEARCH_MOVES`)
+MAX_BUDGET = 10**9
+
+
+def _shown(value: Any) -> str:
+    """A setting's value for a message, cut short (a huge number's repr is long or fails)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def whole_number(unit: str = "") -> Check:
-    """A count that may be 0 (0 switches the feature off); `unit` as in "of plies"."""
+    """A count that may be 0 (0 switches the feature off), at most `MAX_BUDGET`; `unit` as in
+    "of plies"."""
     def check(name: str, value: Any) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            return f"{name} must be a whole number{unit} >= 0, got {value!r}"
+        if isinstance(value, bool) or not isinstance(value, int) or not \
+                0 <= value <= MAX_BUDGET:
+            return (f"{name} must be a whole number{unit} from 0 to {MAX_BUDGET:,}, got "
+                    f"{_shown(value)}")
         return None
     return check
 
@@ -199,22 +217,23 @@ def finite_non_negative(name: str, value: Any) -> str | None:
 
 
 def optional_count(name: str, value: Any) -> str | None:
-    """None (not given) or a positive whole number (a budget of playouts or nodes; no depth
-    cap)."""
+    """None (not given) or a whole number from 1 to `MAX_BUDGET` (a budget of playouts or
+    nodes)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return f"{name} must be a positive integer, got {value!r}"
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BUDGET:
+        return f"{name} must be a whole number from 1 to {MAX_BUDGET:,}, got {_shown(value)}"
     return None
 
 
 def optional_seconds(name: str, value: Any) -> str | None:
-    """None (not given) or a finite number of seconds > 0."""
+    """None (not given) or seconds above 0 and at most `pacman.limits.MAX_SECONDS`."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-            0 < value < math.inf):
-        return f"{name} must be a number of seconds > 0, got {value!r}"
+            0 < value <= MAX_SECONDS):
+        return (f"{name} must be seconds > 0 and at most {MAX_SECONDS:,.0f}, got "
+                f"{_shown(value)}")
     return None
 
 

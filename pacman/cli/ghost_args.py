@@ -84,10 +84,11 @@ def split_index(text: str) -> tuple[int | None, str]:
     prefix, _, rest = text.partition(":")
     digits = prefix.strip()
     shown = text if len(text) <= 40 else text[:37] + "..."
-    if not (digits.isascii() and digits.isdigit()):
-        raise UsageError(f"--ghost-args {shown!r}: {digits!r} before ':' is not a ghost's "
-                         "agent index: write N:k=v,k=v, N a whole number (1 is the first "
-                         "ghost)")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 3:
+        named = digits if len(digits) <= 12 else f"{digits[:9]}..."  # int() of 4,300 digits fails
+        raise UsageError(f"--ghost-args {shown!r}: {named!r} before ':' is not a ghost's "
+                         "agent index: write N:k=v,k=v, N a whole number from 1 to 999 (1 is "
+                         "the first ghost)")
     if rest.startswith(":"):
         raise UsageError(f"--ghost-args {shown!r}: one ':' after the index: write "
                          f"{int(digits)}:{rest.lstrip(':')}")

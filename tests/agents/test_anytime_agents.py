@@ -74,7 +74,8 @@ def test_descriptions_show_the_budget_and_what_is_off() -> None:
 
 @pytest.mark.parametrize(("settings", "message"), [
     ({"time": -1}, "time must be a number >= 0"),
-    ({"nodes": 1.5}, "nodes must be a whole number >= 0"),
+    ({"nodes": 1.5}, "nodes must be a whole number from 0 to 1,000,000,000"),
+    ({"nodes": 10**10}, "nodes must be a whole number from 0 to 1,000,000,000"),
     ({"tt": "yes"}, "tt must be true or false"),
     ({"depth": 0}, "depth must be a positive integer"),
     ({"cutoff": 1}, "cutoff is a probability below 1"),

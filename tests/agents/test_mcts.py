@@ -251,9 +251,11 @@ def test_equally_good_noisy_moves_are_not_starved(seed: int) -> None:
 # --------------------------------------------------------------------------- settings
 
 @pytest.mark.parametrize(("values", "message"), [
-    ({"playouts": 0}, "playouts must be a positive integer, got 0"),
-    ({"nodes": -5}, "nodes must be a positive integer, got -5"),
-    ({"time": 0}, "time must be a number of seconds > 0, got 0"),
+    ({"playouts": 0}, "playouts must be a whole number from 1 to 1,000,000,000, got 0"),
+    ({"nodes": -5}, "nodes must be a whole number from 1 to 1,000,000,000, got -5"),
+    ({"nodes": 10**12}, "nodes must be a whole number from 1 to 1,000,000,000, got "
+                        "1000000000000"),
+    ({"time": 0}, "time must be seconds > 0 and at most 1,000,000, got 0"),
     ({"playouts": 10, "nodes": 100}, "give one budget, not playouts and nodes"),
     ({"playouts": 10, "time": 0.1}, "give one budget, not playouts and time"),
     ({"c": -1}, "c must be a number >= 0, got -1"),
@@ -278,7 +280,8 @@ def test_a_bad_setting_on_the_command_line_is_one_line_and_exit_2() -> None:
                           "playouts=0", "-q"], capture_output=True, text=True)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
-        "pacman: error: bad settings for MCTSAgent: playouts must be a positive integer, got 0"]
+        "pacman: error: bad settings for MCTSAgent: playouts must be a whole number from 1 to "
+        "1,000,000,000, got 0"]
 
 
 def test_descriptions_show_the_budget_and_the_model() -> None:

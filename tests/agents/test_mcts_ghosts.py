@@ -356,9 +356,11 @@ def test_a_scared_ghost_flees_and_a_hunting_one_closes_in(mode: str) -> None:
 
 @pytest.mark.parametrize(("values", "message"), [
     ({"mode": "smart"}, r"unknown mode 'smart' \(choose paranoid or maxn\)"),
-    ({"playouts": 0}, "playouts must be a positive integer, got 0"),
-    ({"nodes": -5}, "nodes must be a positive integer, got -5"),
-    ({"time": 0}, "time must be a number of seconds > 0, got 0"),
+    ({"playouts": 0}, "playouts must be a whole number from 1 to 1,000,000,000, got 0"),
+    ({"nodes": -5}, "nodes must be a whole number from 1 to 1,000,000,000, got -5"),
+    ({"playouts": 10**25}, "playouts must be a whole number from 1 to 1,000,000,000, got a "
+                           "number of about 25 digits"),
+    ({"time": 0}, "time must be seconds > 0 and at most 1,000,000, got 0"),
     ({"playouts": 10, "time": 0.1}, "give one budget, not playouts and time"),
     ({"horizon": 0}, "horizon must be a positive integer"),
     ({"c": -1}, "c must be a number >= 0, got -1"),

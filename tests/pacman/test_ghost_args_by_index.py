@@ -89,9 +89,13 @@ MISTAKES = [
      "--ghost-args 2:...: there is no ghost 2: 1 ghost plays on smallClassic (agent 1)"),
     ("not a number", ["--ghost-args", "x:prob_attack=1"],
      "--ghost-args 'x:prob_attack=1': 'x' before ':' is not a ghost's agent index: write "
-     "N:k=v,k=v, N a whole number (1 is the first ghost)"),
+     "N:k=v,k=v, N a whole number from 1 to 999 (1 is the first ghost)"),
     ("two colons", ["--ghost-args", "2::prob_attack=1"],
      "--ghost-args '2::prob_attack=1': one ':' after the index: write 2:prob_attack=1"),
+    ("an index of 5,000 digits", ["--ghost-args", "1" * 5000 + ":prob_attack=1"],
+     "--ghost-args '1111111111111111111111111111111111111...': '111111111...' before ':' is "
+     "not a ghost's agent index: write N:k=v,k=v, N a whole number from 1 to 999 (1 is the "
+     "first ghost)"),
     ("nothing after", ["--ghost-args", "2:"],
      "--ghost-args '2:': no settings after 2: (write 2:k=v,k=v)"),
     ("two indexes in one", ["--ghost-args", "1:prob_attack=1,2:prob_attack=0"],
