@@ -10,6 +10,7 @@ from pacman.errors import SettingsError
 
 if TYPE_CHECKING:
     from pacman import GameState
+    from pacman.specs import AgentSpec
 
 S = TypeVar("S", bound=AgentSettings)
 
@@ -46,6 +47,18 @@ class BaseAgent(Generic[S]):
             raise SettingsError(f"{name}: its settings are a {self.Settings.__name__}, got "
                                 f"{type(settings).__name__}")
         self.settings: S = settings
+
+    @property
+    def spec(self) -> AgentSpec:
+        """This agent's canonical description, as a Gymnasium env carries `env.spec`: its
+        class's name and its settings as a batch stores them (`AgentSettings.batch_settings`:
+        every setting that changes how it plays, defaults included; a Python object given as a
+        setting, such as an evaluation function, is left out). For a shipped agent it is the
+        spec `pacman batch` stores for the same agent (`pacman.agents.resolve`)."""
+        from pacman.specs import AgentSpec
+
+        values = {item.name: getattr(self.settings, item.name) for item in self.Settings.fields()}
+        return AgentSpec.of(type(self).__name__, self.Settings.batch_settings(values))
 
     def set_rng(self, rng: random.Random) -> None:
         """Use the game's generator for every random choice."""

@@ -156,3 +156,18 @@ def test_an_unknown_setting_is_named_without_python_internals() -> None:
     with pytest.raises(RegistryError) as caught:
         make_agent("DirectionalGhost", "ghost", {"depth": 2}, index=1)
     assert "unknown setting 'depth'" in str(caught.value) and "__init__" not in str(caught.value)
+
+
+@pytest.mark.parametrize("entry", [e for e in AGENTS if e.class_name != "KeyboardAgent"],
+                         ids=lambda e: f"{e.role}-{e.short}")
+def test_an_agent_carries_the_spec_a_batch_stores_for_it(entry: AgentEntry) -> None:
+    """`agent.spec`, like a Gymnasium env's `env.spec`: the canonical spec (the one
+    `canonical_agent` resolves for a batch), which builds an agent with the same spec."""
+    from pacman.agents.resolve import canonical_agent
+    from pacman.specs import AgentSpec
+
+    index = 0 if entry.role == "pacman" else 1
+    agent = make_agent(entry.short, entry.role, index=index)
+    assert agent.spec == canonical_agent(AgentSpec(entry.short), entry.role, index)[0]
+    again = make_agent(agent.spec.name, entry.role, agent.spec.settings_dict(), index=index)
+    assert again.spec == agent.spec and agent.spec.name == entry.class_name
