@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pacman.cli.options import Commands
     from pacman.experiments.config import GameConfig
     from pacman.experiments.grid import Experiment, ResolvedConfig
-    from pacman.experiments.runner import BatchInterrupted
+    from pacman.experiments.runner import BatchInterrupted, BatchResult
     from pacman.specs import AgentSpec, Setting
 
 T = TypeVar("T")
@@ -274,13 +274,10 @@ def run(args: argparse.Namespace) -> int:
     """`pacman batch`: play a grid of configurations x N seeds into a results file."""
     import signal
 
-    from pacman.errors import BatchError
     from pacman.experiments import (
         BatchInterrupted,
         DaskBackend,
-        Experiment,
         Grid,
-        load_experiment,
         resolve_configs,
         run_batch,
     )
@@ -288,18 +285,7 @@ def run(args: argparse.Namespace) -> int:
     from pacman.limits import load_limit
     from pacman.specs import AgentSpec
 
-    experiment = Experiment()
-    if args.experiment:
-        try:
-            experiment = load_experiment(args.experiment)
-        except RecursionError:  # in the JSON/TOML parser, or in our checks of its values
-            raise UsageError(f"{args.experiment}: nested too deeply to be an experiment "
-                             "file") from None
-        except BatchError:
-            raise
-        except ValueError as error:  # e.g. an integer of more than 4,300 digits
-            raise UsageError(f"{args.experiment}: {error}") from None
-        _check_experiment(experiment, args.experiment)
+    experiment = _experiment(args.experiment)
     if args.agent_args and not args.pacman:
         raise UsageError("-a/--agent-args applies to -p agents: give -p too")
     _refuse_ghost_index(args.ghost_args)
@@ -356,6 +342,31 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
         if backend is not None:
             backend.shutdown()
+    _report(result)
+    return 0
+
+
+def _experiment(path: str | None) -> Experiment:
+    """The experiment file's grid and numbers (an empty one without a file), checked."""
+    from pacman.errors import BatchError
+    from pacman.experiments import Experiment, load_experiment
+
+    if not path:
+        return Experiment()
+    try:
+        experiment = load_experiment(path)
+    except RecursionError:  # in the JSON/TOML parser, or in our checks of its values
+        raise UsageError(f"{path}: nested too deeply to be an experiment file") from None
+    except BatchError:
+        raise
+    except ValueError as error:  # e.g. an integer of more than 4,300 digits
+        raise UsageError(f"{path}: {error}") from None
+    _check_experiment(experiment, path)
+    return experiment
+
+
+def _report(result: BatchResult) -> None:
+    """What the batch did, as its last lines."""
     others = (f", {result.others} played by another batch at the same time" if result.others
               else "")
     print(f"{result.stored} games played, {result.already} already stored{others}: "
@@ -376,7 +387,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"played again after a worker died: {result.retried}; stopped by the game "
               f"time limit: {result.killed}")
     print(f"see: pacman table {result.path}")
-    return 0
 
 
 def _notice(line: str) -> None:
