@@ -39,6 +39,7 @@ from pacman.grading.reports.results import (
 from pacman.grading.running.session import relative_name, submission_name
 from pacman.grading.running.stalls import STALL_FD_ENV, WAIT_SECONDS
 from pacman.hosting.isolation import Child, ChildDied, ProcessLimits, printable
+from pacman.limits import LOAD_SECONDS_MIN
 
 __all__ = ["DEFAULT_LIMITS", "HardLimits", "grade_isolated"]
 
@@ -52,7 +53,7 @@ CLASSIC_MARGIN = (1.25, 5.0)
 class HardLimits:
     """The limits a submission runs under (seconds of wall time, MB of address space)."""
 
-    #: wall time of one test (and of loading the submission)
+    #: wall time of one test (and of loading the submission: `load_seconds`)
     test_seconds: float = 120.0
     #: wall time of one question's tests together
     question_seconds: float = 300.0
@@ -67,13 +68,21 @@ class HardLimits:
     #: wall time of a whole submission, all its questions and restarts; None for no cap
     student_seconds: float | None = None
 
+    @property
+    def load_seconds(self) -> float:
+        """Wall time of loading the submission (starting its host, importing its files):
+        `test_seconds`, but never less than `pacman.limits.LOAD_SECONDS_MIN` (10 s), as for
+        any agent's code: on a busy machine a host alone can take a second to start, and that
+        is the grader's time, not the student's."""
+        return max(self.test_seconds, LOAD_SECONDS_MIN)
+
     def worst_case(self, suite: Suite) -> float:
         """The longest one submission can take under these limits, in seconds: loading and
         each question's limit (a question may start a fresh worker, which loads again), or the
         student limit if it is shorter."""
         total = 0.0
         for question in suite.questions:
-            total += self.test_seconds + self.question_limit(suite, question)
+            total += self.load_seconds + self.question_limit(suite, question)
         if self.student_seconds is not None:
             total = min(total, self.student_seconds)
         return total
@@ -191,7 +200,7 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
     Before a worker is killed at a limit, it is asked where the code is stuck (`stall_read`:
     the pipe it answers on)."""
     by_name = {q.name: q for q in remaining}
-    test_allowed, question_allowed = limits.test_seconds, limits.question_seconds
+    test_allowed, question_allowed = limits.load_seconds, limits.question_seconds
     bounds: dict[str, float] = {}
     question: Question | None = None
     question_started = test_started = time.monotonic()
@@ -234,7 +243,7 @@ def _serve(child: Child, suite: Suite, remaining: list[Question],
                 if student_deadline is not None and time.monotonic() >= student_deadline:
                     return (f"loading the submission ran past the time limit of "
                             f"{limits.student_seconds:g}s per student{stuck}")
-                return f"loading the submission took over {limits.test_seconds:g}s{stuck}"
+                return f"loading the submission took over {limits.load_seconds:g}s{stuck}"
             now = time.monotonic()
             over_question = question is not None and now - question_started >= question_allowed
             if student_deadline is not None and now >= student_deadline:
