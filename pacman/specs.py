@@ -3,9 +3,10 @@
 An `AgentSpec` names one agent as the command line does (a registry name, `module:Class` or
 `path/file.py:Class`) with its settings (`name: value`, values a bool, an int, a float, a
 string or None), kept sorted by name so that two specs of the same agent are equal. A
-`GameSpec` is one whole game: the layout (its name and its own text, so a process on another
-machine needs no file), the Pacman, one spec per ghost, the seed, the move cap and the time
-limits (`pacman.limits.TimeLimits`, as `run_game` takes them).
+`GameSetup` is everything that decides a game but its seed: the layout (its name and its own
+text, so a process on another machine needs no file), the Pacman, one spec per ghost, the move
+cap and the time limits (`pacman.limits.TimeLimits`, as `run_game` takes them); a `GameSpec`
+is a setup and a seed: one whole game.
 
 Both are frozen and turn into JSON and back (`to_json`, `from_json`) without loss; `from_json`
 checks every field and raises `TaskError` (a `ValueError`) with the field's name. Nothing here
@@ -25,7 +26,7 @@ from pacman.layout import Layout, ghosts_in_play, parse_layout
 from pacman.limits import NO_LIMITS, TimeLimits
 from pacman.settings_text import parse_settings, split_agent
 
-__all__ = ["AgentSpec", "GameSpec", "Setting"]
+__all__ = ["AgentSpec", "GameSetup", "GameSpec", "Setting"]
 
 Setting = str | int | float | bool | None
 """A setting's value, as `-a name=value` gives it (`pacman.settings_text.typed`)."""
@@ -103,27 +104,75 @@ def _is_setting(value: object) -> bool:
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """One game to play, described so that any process on any machine plays the same game."""
+class GameSetup:
+    """Everything that decides a game but its seed: the maze, the agents (one spec per ghost),
+    the cap on Pacman's moves and the time limits. A demo's matchup and a batch's
+    configuration are setups (`Matchup.setup`, `GameTask.game`); `setup.game(seed)` is one of
+    its games."""
 
     layout: Layout
     pacman: AgentSpec
     ghosts: tuple[AgentSpec, ...]
-    seed: int
     max_moves: int | None = None
     limits: TimeLimits = NO_LIMITS
 
     @classmethod
     def of(cls, layout: Layout, pacman: AgentSpec, ghost: AgentSpec | Sequence[AgentSpec],
-           num_ghosts: int | None, seed: int, *, max_moves: int | None = None,
-           limits: TimeLimits = NO_LIMITS, clamp: bool = True) -> GameSpec:
-        """A game against `num_ghosts` ghosts of one kind (or the given ghosts, one each), by
+           num_ghosts: int | None, *, max_moves: int | None = None,
+           limits: TimeLimits = NO_LIMITS, clamp: bool = True) -> GameSetup:
+        """A setup against `num_ghosts` ghosts of one kind (or the given ghosts, one each), by
         the one ghost-count rule (`pacman.layout.ghosts_in_play`; `clamp` as `-k` does)."""
         if isinstance(ghost, AgentSpec):
             ghosts = (ghost,) * ghosts_in_play(layout, num_ghosts, clamp=clamp)
         else:
             ghosts = tuple(ghost)[:ghosts_in_play(layout, num_ghosts, clamp=clamp)]
-        return cls(layout, pacman, ghosts, seed, max_moves, limits)
+        return cls(layout, pacman, ghosts, max_moves, limits)
+
+    def game(self, seed: int) -> GameSpec:
+        """Game `seed` of this setup."""
+        return GameSpec(self, seed)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play, described so that any process on any machine plays the same game: a
+    `GameSetup` and a seed. Its setup's fields read through it (`spec.layout`, ...)."""
+
+    setup: GameSetup
+    seed: int
+
+    @classmethod
+    def of(cls, layout: Layout, pacman: AgentSpec, ghost: AgentSpec | Sequence[AgentSpec],
+           num_ghosts: int | None, seed: int, *, max_moves: int | None = None,
+           limits: TimeLimits = NO_LIMITS, clamp: bool = True) -> GameSpec:
+        """`GameSetup.of(...)`'s game `seed`."""
+        return cls(GameSetup.of(layout, pacman, ghost, num_ghosts, max_moves=max_moves,
+                                limits=limits, clamp=clamp), seed)
+
+    @property
+    def layout(self) -> Layout:
+        """The maze."""
+        return self.setup.layout
+
+    @property
+    def pacman(self) -> AgentSpec:
+        """Pacman's agent."""
+        return self.setup.pacman
+
+    @property
+    def ghosts(self) -> tuple[AgentSpec, ...]:
+        """One agent per ghost."""
+        return self.setup.ghosts
+
+    @property
+    def max_moves(self) -> int | None:
+        """The cap on Pacman's moves (None: none)."""
+        return self.setup.max_moves
+
+    @property
+    def limits(self) -> TimeLimits:
+        """The time limits."""
+        return self.setup.limits
 
     @property
     def num_ghosts(self) -> int:
@@ -165,9 +214,8 @@ class GameSpec:
             raise TaskError(f"max_moves must be a whole number >= 0 or null, got {max_moves!r}")
         limits = TimeLimits(move=data["move_time_limit"], game=data["game_time_limit"])
         layout = parse_layout(text, name)
-        spec = cls(layout, AgentSpec.from_json(data["pacman"], "pacman"),
-                   tuple(AgentSpec.from_json(ghost, f"ghosts[{i}]")
-                         for i, ghost in enumerate(ghosts)),
-                   seed, max_moves, limits)
+        spec = cls(GameSetup(layout, AgentSpec.from_json(data["pacman"], "pacman"),
+                             tuple(AgentSpec.from_json(ghost, f"ghosts[{i}]")
+                                   for i, ghost in enumerate(ghosts)), max_moves, limits), seed)
         ghosts_in_play(layout, spec.num_ghosts)  # no more ghosts than the layout has
         return spec

@@ -16,7 +16,7 @@ from pacman.display.protocol import Display
 from pacman.hosting.local import play
 from pacman.layout import load_layout
 from pacman.record import GameRecord, Outcome
-from pacman.specs import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSetup, GameSpec
 from pacman.state import GameState
 
 
@@ -41,10 +41,13 @@ class Matchup:
         ghosts = ", ".join(f"{n} x {g.text()}" if n > 1 else g.text() for g, n in groups)
         return f"{self.pacman.text()} vs {ghosts or 'no ghosts'}"
 
+    def setup(self) -> GameSetup:
+        """This matchup's games but their seeds."""
+        return GameSetup(load_layout(self.layout), self.pacman, self.ghosts, self.max_moves)
+
     def game(self, seed: int) -> GameSpec:
         """Game `seed` of this matchup, as the one description any process plays."""
-        return GameSpec(load_layout(self.layout), self.pacman, self.ghosts, seed,
-                        self.max_moves)
+        return self.setup().game(seed)
 
 
 @dataclass(frozen=True)

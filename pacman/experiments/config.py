@@ -33,7 +33,7 @@ from pacman.errors import StoreError
 from pacman.layout import Layout
 from pacman.limits import TimeLimits
 from pacman.record import GameRecord, Outcome
-from pacman.specs import AgentSpec, GameSpec
+from pacman.specs import AgentSpec, GameSetup, GameSpec
 
 SEED_BITS = 31  # seeds stay small enough to type into `pacman play --seed`
 
@@ -93,6 +93,11 @@ class GameConfig:
             del data[name]
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
+    def setup(self, layout: Layout) -> GameSetup:
+        """This configuration's games but their seeds, on `layout` (its layout, loaded)."""
+        return GameSetup.of(layout, self.pacman, self.ghost, self.num_ghosts,
+                            max_moves=self.max_moves, limits=TimeLimits(move=self.move_time_limit))
+
     def label(self) -> str:
         """A short human description, e.g. `AlphaBetaAgent depth=2 ... vs 2 RandomGhost`."""
         pacman = " ".join(filter(None, [self.pacman.name, self.pacman.settings_text()]))
@@ -133,10 +138,7 @@ class GameTask:
     def game(self, layout: Layout) -> GameSpec:
         """This game as the one description any process plays (`pacman.specs.GameSpec`), on
         `layout` (the configuration's, loaded)."""
-        config = self.config
-        return GameSpec.of(layout, config.pacman, config.ghost, config.num_ghosts, self.seed,
-                           max_moves=config.max_moves,
-                           limits=TimeLimits(move=config.move_time_limit))
+        return self.config.setup(layout).game(self.seed)
 
 
 @dataclass(frozen=True)

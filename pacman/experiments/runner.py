@@ -106,8 +106,8 @@ def play_game(task: GameTask, game_time_limit: float | None = None) -> GameRecor
     _check_code(config)
     spec = task.game(layout)
     if game_time_limit is not None:
-        spec = dataclasses.replace(spec, limits=dataclasses.replace(spec.limits,
-                                                                    game=game_time_limit))
+        limits = dataclasses.replace(spec.limits, game=game_time_limit)
+        spec = dataclasses.replace(spec, setup=dataclasses.replace(spec.setup, limits=limits))
     if spec.limits.limited:
         return _play_watched(task, spec)
     try:
