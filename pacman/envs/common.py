@@ -17,6 +17,7 @@ import numpy.typing as npt
 from pacman.agents.registry import make_agent, resolve_name
 from pacman.errors import EnvSettingsError, InvalidActionError
 from pacman.layout import Layout, check_playable, ghosts_in_play, load_layout
+from pacman.maze import maze_for
 from pacman.rules import CANONICAL_ORDER, EAST, NORTH, SOUTH, STOP, WEST, Direction
 from pacman.state import GameState
 
@@ -179,8 +180,6 @@ def ghost_action(state: GameState, agent: int, index: int) -> Direction:
 
 def _rebuilt(layout: Layout, fields: dict[str, Any]) -> GameState:
     """A state unpickled: its maze from the layout (built once per process, `maze_for`)."""
-    from pacman.maze import maze_for
-
     state = GameState.__new__(GameState)
     for name, value in fields.items():
         setattr(state, name, value)
@@ -239,64 +238,86 @@ class GridEncoder:
     Cell `(x, y)` is at row `H - 1 - y`, column `x`. A ghost half-way between two cells (a
     scared ghost moves at half speed) is marked on the cell `(int(x + 0.5), int(y + 0.5))`.
     `extra_self` adds a last channel marking one agent's own cell (the PettingZoo envs).
+
+    Each grid is a new array, a copy of the board the encoder keeps: the walls, and the food
+    and capsules of the last state it drew. The board changes only where food or a capsule was
+    eaten since (the bits gone from the masks), or, when something came back (a new game, or
+    a state of another game), from the full board of the layout; Pacman and the ghosts are
+    then marked on the copy, their cells read from the state's maze indexes (`position`)
+    through a table filled as indexes are met (`_Cells`).
     """
 
     def __init__(self, layout: Layout, extra_self: bool = False) -> None:
-        self.height, self.width = layout.height, layout.width
+        self.layout, self.height, self.width = layout, layout.height, layout.width
         self.channels = NUM_CHANNELS + (1 if extra_self else 0)
-        self.walls = np.zeros((self.height, self.width), dtype=np.uint8)
+        self.area = area = self.height * self.width
+        full = np.zeros(self.shape, dtype=np.uint8)
         for x, y in layout.walls:
-            self.walls[self.height - 1 - y, x] = 1
-        self.food_rows, self.food_cols = self._cells(layout.food)
-        self.capsule_cells = layout.capsules
-        self.capsule_rows, self.capsule_cols = self._cells(layout.capsules)
-        self.food_bytes = (len(layout.food) + 7) // 8
-        self._food: tuple[int, Grid] | None = None  # the last food mask and its grid
-
-    def _cells(self, cells: Sequence[tuple[int, int]]) -> tuple[npt.NDArray[np.intp],
-                                                                  npt.NDArray[np.intp]]:
-        rows = np.array([self.height - 1 - y for _, y in cells], dtype=np.intp)
-        cols = np.array([x for x, _ in cells], dtype=np.intp)
-        return rows, cols
+            full[0, self.height - 1 - y, x] = 1
+        #: per food (capsule) bit, the offset of its cell in a flattened grid
+        self._food_at = [area + self._offset(cell) for cell in layout.food]
+        self._capsule_at = [2 * area + self._offset(cell) for cell in layout.capsules]
+        for at in (*self._food_at, *self._capsule_at):
+            full.flat[at] = 1
+        full.setflags(write=False)
+        self._full, self._all_food = full, (1 << len(layout.food)) - 1
+        self._all_capsules = (1 << len(layout.capsules)) - 1
+        self._board: Grid = full.copy()
+        self._board_cells = self._board.ravel()  # a view: writes go to the board
+        self._food, self._capsules = self._all_food, self._all_capsules  # what the board shows
+        self._cell_at = _Cells(self)
 
     @property
     def shape(self) -> tuple[int, int, int]:
         """`(C, H, W)`."""
         return self.channels, self.height, self.width
 
-    def _cell(self, point: tuple[float, float]) -> tuple[int, int]:
+    def _offset(self, point: tuple[float, float]) -> int:
+        """The offset in a channel of the cell a point is marked on."""
         x, y = point
-        return self.height - 1 - int(y + 0.5), int(x + 0.5)
+        return (self.height - 1 - int(y + 0.5)) * self.width + int(x + 0.5)
 
-    def _food_grid(self, mask: int) -> Grid:
-        """The food channel of a food mask (the last one is kept: food changes seldom)."""
-        if self._food is not None and self._food[0] == mask:
-            return self._food[1]
-        food = np.zeros((self.height, self.width), dtype=np.uint8)
-        if self.food_bytes:
-            bits = np.unpackbits(np.frombuffer(mask.to_bytes(self.food_bytes, "little"),
-                                               np.uint8),
-                                 bitorder="little")[:len(self.food_rows)].astype(bool)
-            food[self.food_rows[bits], self.food_cols[bits]] = 1
-        self._food = (mask, food)
-        return food
+    def _show(self, food: int, capsules: int) -> None:
+        """Make the board show the food mask `food` and the capsule mask `capsules`."""
+        if food & ~self._food or capsules & ~self._capsules:  # something came back
+            np.copyto(self._board, self._full)
+            self._food, self._capsules = self._all_food, self._all_capsules
+        board = self._board_cells
+        for gone, cells in ((self._food & ~food, self._food_at),
+                            (self._capsules & ~capsules, self._capsule_at)):
+            while gone:
+                low = gone & -gone
+                board[cells[low.bit_length() - 1]] = 0
+                gone ^= low
+        self._food, self._capsules = food, capsules
 
     def encode(self, state: GameState, self_agent: int | None = None) -> Grid:
         """The grids of `state` (with `self_agent`'s cell in the last channel if enabled)."""
-        grid = np.zeros(self.shape, dtype=np.uint8)
-        grid[0] = self.walls
-        grid[1] = self._food_grid(state.food_mask)
-        for x, y in state.capsule_positions:
-            grid[2, self.height - 1 - y, x] = 1
-        row, col = self._cell(state.pacman_position)
-        grid[3, row, col] = 1
-        for point, timer in zip(state.ghost_positions, state.scared_timers):
-            row, col = self._cell(point)
-            grid[5 if timer > 0 else 4, row, col] = 1
+        pacman, ghosts, food, capsules = state.position
+        if food != self._food or capsules != self._capsules:
+            self._show(food, capsules)
+        grid: Grid = self._board.copy()
+        cells, area, cell_at = grid.ravel(), self.area, self._cell_at
+        cells[3 * area + cell_at[pacman]] = 1
+        for where, timer in zip(ghosts, state.scared_timers):
+            cells[(5 if timer > 0 else 4) * area + cell_at[where]] = 1
         if self_agent is not None and self.channels > NUM_CHANNELS:
-            row, col = self._cell(state.agent_position(self_agent))
-            grid[NUM_CHANNELS, row, col] = 1
+            where = pacman if self_agent == 0 else ghosts[self_agent - 1]
+            cells[NUM_CHANNELS * area + cell_at[where]] = 1
         return grid
+
+
+class _Cells(dict[int, int]):
+    """A `GridEncoder`'s maze index -> the offset in a channel of the cell its point is marked
+    on, filled as indexes are met (at most one entry per index of the layout's maze)."""
+
+    def __init__(self, encoder: GridEncoder) -> None:
+        super().__init__()
+        self.encoder = encoder
+
+    def __missing__(self, index: int) -> int:
+        at = self[index] = self.encoder._offset(maze_for(self.encoder.layout).point[index])
+        return at
 
 
 class HeadlessWindowWarning(UserWarning):
