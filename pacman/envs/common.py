@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pacman.agents.registry import make_agent, resolve_name
+from pacman.agents.registry import AgentEntry, build_agent, find_agent, resolve_name, typed_settings
 from pacman.errors import EnvSettingsError, InvalidActionError
 from pacman.layout import Layout, check_playable, ghosts_in_play, load_layout
 from pacman.maze import maze_for
@@ -226,10 +226,40 @@ def check_ghost(name: Any, settings: Any) -> tuple[str, dict[str, Any]]:
     return name, dict(settings)
 
 
-def make_ghosts(name: str, settings: Mapping[str, Any] | None, count: int) -> list[Any]:
-    """`count` fresh ghost agents of a registry name (like `pacman play -g NAME`)."""
-    resolved = resolve_name(name, "ghost")
-    return [make_agent(resolved, "ghost", settings, index=i + 1) for i in range(count)]
+class GhostMaker:
+    """Makes an env's ghosts: at each call, `count` fresh agents of one registry name and
+    settings (like `pacman play -g NAME`), as `run_game` is given fresh agents for each game.
+
+    The name is resolved, and its class found, once, when the maker is made (so a `*gents.py`
+    file of the working folder that defines the class is read then, not at every `reset`), and
+    one set of ghosts is built then (`first`), so that a bad name or bad settings raise their
+    `RegistryError` when the env is made. A shipped ghost with typed settings (every shipped
+    ghost) is then built the way `build_agent` builds it, `cls(index, settings=chosen)`, its
+    settings object `chosen = Settings.of(settings)` made once and shared (a frozen value)
+    instead of being looked up and checked again for each ghost of each game (the look-up
+    reads the class's signature: most of the cost of a reset). Any other class (a user's
+    file, a classic CS188 class) goes through `build_agent` at each call.
+    """
+
+    def __init__(self, name: str, settings: Mapping[str, Any] | None, count: int) -> None:
+        resolved = resolve_name(name, "ghost")
+        found = find_agent(resolved, "ghost")
+        self.cls = found.load() if isinstance(found, AgentEntry) else found
+        self.settings = dict(settings or {})
+        self.first = [build_agent(self.cls, self.settings, i + 1) for i in range(count)]
+        typed = typed_settings(self.cls) if isinstance(found, AgentEntry) else None
+        # only where `build_agent` takes this very path: not a classic CS188 class, no CS188
+        # spelling of a setting to translate
+        self._chosen = (typed.of(self.settings) if typed is not None
+                        and "evalFn" not in self.settings
+                        and not callable(getattr(self.cls, "getAction", None)) else None)
+
+    def __call__(self, count: int) -> list[Any]:
+        """`count` fresh ghosts, agents 1 to `count`."""
+        cls, chosen = self.cls, self._chosen
+        if chosen is None:
+            return [build_agent(cls, self.settings, i + 1) for i in range(count)]
+        return [cls(i + 1, settings=chosen) for i in range(count)]
 
 
 class GridEncoder:

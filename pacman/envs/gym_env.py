@@ -23,6 +23,7 @@ from gymnasium import spaces
 
 from pacman.envs.common import (
     ACTIONS,
+    GhostMaker,
     GridEncoder,
     Screen,
     action_index,
@@ -32,7 +33,6 @@ from pacman.envs.common import (
     check_render_mode,
     check_whole,
     check_zoom,
-    make_ghosts,
     pacman_action,
     resolve_layout,
     sendable,
@@ -73,8 +73,8 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         self.zoom = zoom = check_zoom(zoom)
         self.ghost_name, self.ghost_settings = check_ghost(ghost, ghost_settings)
         # one ghost at least, so that the name and settings are checked now even with none
-        self.ghosts: list[Any] = make_ghosts(ghost, self.ghost_settings,
-                                             max(self.num_ghosts, 1))[:self.num_ghosts]
+        self.make_ghosts = GhostMaker(ghost, self.ghost_settings, max(self.num_ghosts, 1))
+        self.ghosts: list[Any] = self.make_ghosts.first[:self.num_ghosts]
         self.encoder = GridEncoder(self.layout)
         self.observation_space = spaces.Box(0, 1, self.encoder.shape, dtype=np.uint8)
         self.action_space = spaces.Discrete(len(ACTIONS))
@@ -82,7 +82,9 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         #: agent that draws from it too plays the very game `run_game` would
         self.game_rng = random.Random(0)
         self.game_seed = 0
-        self.state = GameState.initial(self.layout, self.num_ghosts)
+        #: the first state of every game (a value: one object serves them all)
+        self.initial_state = GameState.initial(self.layout, self.num_ghosts)
+        self.state = self.initial_state
         self.pacman_moves = 0
         #: why `step` must wait for `reset` (None: a game is on)
         self.reset_needed: str | None = "cannot call step() before reset()"
@@ -98,11 +100,11 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
             seed = int(self.np_random.integers(2**31))
         self.game_seed = seed
         self.game_rng = random.Random(seed)
-        self.state = GameState.initial(self.layout, self.num_ghosts)
+        self.state = self.initial_state
         self.pacman_moves = 0
         self.reset_needed = None
         # as run_game: fresh agents, each handed the generator then the first state, in order
-        self.ghosts = make_ghosts(self.ghost_name, self.ghost_settings, self.num_ghosts)
+        self.ghosts = self.make_ghosts(self.num_ghosts)
         for ghost in self.ghosts:
             set_rng = getattr(ghost, "set_rng", None)
             if callable(set_rng):
