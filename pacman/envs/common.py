@@ -8,6 +8,7 @@ import os
 import reprlib
 import warnings
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 from numbers import Real
 from typing import Any
 
@@ -152,12 +153,33 @@ def resolve_layout(layout: Any, num_ghosts: Any) -> tuple[Layout, int]:
     return layout, num_ghosts
 
 
-def action_mask(state: GameState, agent: int) -> npt.NDArray[np.int8]:
-    """1 for each legal action of `agent` (in `ACTIONS` order), 0 elsewhere; all 0 once over."""
+def _mask_of(actions: Sequence[Direction]) -> npt.NDArray[np.int8]:
     mask = np.zeros(len(ACTIONS), dtype=np.int8)
-    for action in state.legal_actions(agent):
+    for action in actions:
         mask[ACTION_INDEX[action]] = 1
     return mask
+
+
+def _read_only(mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    mask.setflags(write=False)
+    return mask
+
+
+#: the mask of every tuple of legal actions a state can give (a subset of the directions in
+#: the rules' canonical order, as `legal_actions` gives them): read-only, copied for each info
+_MASKS: dict[tuple[Direction, ...], npt.NDArray[np.int8]] = {
+    actions: _read_only(_mask_of(actions)) for size in range(len(CANONICAL_ORDER) + 1)
+    for actions in combinations(CANONICAL_ORDER, size)}
+
+
+def action_mask(state: GameState, agent: int) -> npt.NDArray[np.int8]:
+    """1 for each legal action of `agent` (in `ACTIONS` order), 0 elsewhere; all 0 once over.
+
+    A new array at each call (the caller may change it), copied from the one of its legal
+    actions made when this module is loaded."""
+    actions = state.legal_actions(agent)
+    mask = _MASKS.get(actions)
+    return _mask_of(actions) if mask is None else mask.copy()
 
 
 def pacman_action(state: GameState, index: int) -> Direction:
@@ -201,9 +223,12 @@ class _SentState(GameState):
 
 def sendable(state: GameState) -> GameState:
     """`state` as a `GameState` that pickles cheaply (see `_SentState`); equal to it."""
-    copy = _SentState.__new__(_SentState)
-    for name in GameState.__slots__:
-        setattr(copy, name, getattr(state, name))
+    # field by field, spelled out: this runs at every step, and a loop over the slots costs
+    # five times as much (a test checks that every slot is copied)
+    copy = _SentState()
+    copy._maze, copy._pac, copy._pac_dir = state._maze, state._pac, state._pac_dir
+    copy._ghosts, copy._food, copy._capsules = state._ghosts, state._food, state._capsules
+    copy._score, copy._result, copy._hash = state._score, state._result, state._hash
     return copy
 
 

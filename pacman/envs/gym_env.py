@@ -44,6 +44,8 @@ from pacman.state import GameState
 
 RENDER_FPS = 10
 DEFAULT_MAX_MOVES = 1000
+#: a move's name, for `info["moves"]` (a dict look-up: `Direction.value` is a property)
+_NAME = {direction: direction.value for direction in Direction}
 
 
 class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
@@ -129,19 +131,21 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         if self.reset_needed is not None:
             raise ResetNeededError(self.reset_needed)
         index = action_index(action)
-        before = self.state.score
-        move = pacman_action(self.state, index)
-        state = self.state.successor(0, move)
+        state = self.state
+        before = state.score
+        move = pacman_action(state, index)
+        state = state.successor(0, move)
         self.pacman_moves += 1
-        moves = [(0, state)]
-        played = [move.value]
-        for index, ghost in enumerate(self.ghosts, start=1):
+        states, played = [state], [_NAME[move]]
+        for agent, ghost in enumerate(self.ghosts, start=1):
             if state.is_terminal():
                 break
-            move = Direction(ghost.get_action(state))
-            state = state.successor(index, move)
-            moves.append((index, state))
-            played.append(move.value)
+            move = ghost.get_action(state)
+            if move.__class__ is not Direction:  # e.g. "North" (a str) from a user's ghost
+                move = Direction(move)
+            state = state.successor(agent, move)
+            states.append(state)
+            played.append(_NAME[move])
         self.state = state
         terminated = state.is_terminal()
         truncated = not terminated and self.pacman_moves == self.max_moves
@@ -154,7 +158,7 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
                 if callable(final):
                     final(state)
         if self.render_mode == "human":
-            self.screen.show(moves, self.pacman_moves)
+            self.screen.show(list(enumerate(states)), self.pacman_moves)
         info = self._info()
         info["moves"] = tuple(played)
         return self.encoder.encode(state), float(state.score - before), terminated, truncated, info

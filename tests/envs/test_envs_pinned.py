@@ -22,7 +22,7 @@ optional("gymnasium", "envs")
 optional("pettingzoo", "envs")
 
 from pacman import GameState  # noqa: E402
-from pacman.envs.common import GridEncoder  # noqa: E402
+from pacman.envs.common import ACTIONS, GridEncoder, action_mask, sendable  # noqa: E402
 from pacman.envs.gym_env import PacmanEnv  # noqa: E402
 from pacman.envs.pz_env import PacmanAECEnv, PacmanParallelEnv  # noqa: E402
 
@@ -195,3 +195,24 @@ def test_the_grids_are_the_reference_drawing_in_any_order() -> None:
     again = plain.encode(states[0])
     again[:] = 0  # a grid handed out is the caller's: changing it changes no later grid
     assert np.array_equal(plain.encode(states[0]), reference_grids(states[0], None))
+
+
+def test_the_state_in_the_info_has_every_field_of_the_state() -> None:
+    env = PacmanEnv(layout="powerClassic", ghost="DirectionalGhost", num_ghosts=1)
+    env.reset(seed=0)
+    state = env.step(ACTIONS.index("East"))[4]["state"]
+    hash(env.state)  # the cached hash is a field too
+    sent = sendable(env.state)
+    assert sent is not env.state and sent == env.state
+    for name in GameState.__slots__:
+        assert getattr(sent, name) is getattr(env.state, name), name
+    assert state == env.state
+
+
+def test_each_mask_is_a_new_writable_array() -> None:
+    env = PacmanEnv(layout="smallClassic")
+    env.reset(seed=0)
+    first, second = action_mask(env.state, 0), action_mask(env.state, 0)
+    assert first is not second and first.flags.writeable and first.flags.owndata
+    first[:] = 0
+    assert second.tolist() == action_mask(env.state, 0).tolist() == [0, 0, 1, 1, 1]
