@@ -136,7 +136,8 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         move = pacman_action(state, index)
         state = state.successor(0, move)
         self.pacman_moves += 1
-        states, played = [state], [_NAME[move]]
+        played = [_NAME[move]]
+        moves = [(0, state)] if self.render_mode == "human" else None  # what the window shows
         for agent, ghost in enumerate(self.ghosts, start=1):
             if state.is_terminal():
                 break
@@ -144,30 +145,36 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
             if move.__class__ is not Direction:  # e.g. "North" (a str) from a user's ghost
                 move = Direction(move)
             state = state.successor(agent, move)
-            states.append(state)
             played.append(_NAME[move])
+            if moves is not None:
+                moves.append((agent, state))
         self.state = state
         terminated = state.is_terminal()
         truncated = not terminated and self.pacman_moves == self.max_moves
         if terminated or truncated:
-            end = (f"terminated: a {'win' if state.is_win() else 'loss'}" if terminated
-                   else f"truncated after max_moves={self.max_moves} Pacman moves")
-            self.reset_needed = f"the game is over: call reset() (the episode was {end})"
-            for ghost in self.ghosts:
-                final = getattr(ghost, "final", None)
-                if callable(final):
-                    final(state)
-        if self.render_mode == "human":
-            self.screen.show(list(enumerate(states)), self.pacman_moves)
+            self._end(state, terminated)
+        if moves is not None:
+            self.screen.show(moves, self.pacman_moves)
         info = self._info()
         info["moves"] = tuple(played)
         return self.encoder.encode(state), float(state.score - before), terminated, truncated, info
 
+    def _end(self, state: GameState, terminated: bool) -> None:
+        """The episode is over: `step` waits for `reset`, and the ghosts see the last state."""
+        end = (f"terminated: a {'win' if state.is_win() else 'loss'}" if terminated
+               else f"truncated after max_moves={self.max_moves} Pacman moves")
+        self.reset_needed = f"the game is over: call reset() (the episode was {end})"
+        for ghost in self.ghosts:
+            final = getattr(ghost, "final", None)
+            if callable(final):
+                final(state)
+
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": action_mask(self.state, 0),
-                                "score": self.state.score, "pacman_moves": self.pacman_moves}
+        state = self.state
+        info: dict[str, Any] = {"action_mask": action_mask(state, 0), "score": state.score,
+                                "pacman_moves": self.pacman_moves}
         if self.state_in_info:
-            info["state"] = sendable(self.state)
+            info["state"] = sendable(state)
         return info
 
     # ----------------------------------------------------------------- rendering
