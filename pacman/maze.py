@@ -96,17 +96,30 @@ class Maze:
         check_size(layout.name, width, height, width * height - len(walls))
         self.layout = layout
         stride = self.stride = 2 * height
-        size = 2 * width * stride
         self.half_step: dict[Direction, int] = {
             d: dx * stride + dy for d, (dx, dy) in VECTORS.items()}
         self.full_step: dict[Direction, int] = {d: 2 * s for d, s in self.half_step.items()}
         self.cells: tuple[Position, ...] = tuple(
             (x, y) for x in range(width) for y in range(height) if (x, y) not in walls)
         self.cell_of: dict[int, int] = {self.index(c): i for i, c in enumerate(self.cells)}
-        # Every per-index table is as long as the doubled grid, but only the indexes an agent
-        # can stand on (free cells and the half-way points between two of them) get their own
-        # entries; all others share one empty value, so that beyond one pointer per index and
-        # table the memory grows with the free cells (see the size limits of pacman.layout).
+        self._make_moves(2 * width * stride)
+        self._make_items_and_distances(eager_max_cells, row_cache_bytes)
+
+    def _make_moves(self, size: int) -> None:
+        """The per-index tables, each `size` long (the doubled grid): `near`, `point`, `snap`,
+        `pacman_actions`, `ghost_actions`, `pacman_moves` and `ghost_moves`.
+
+        Only the indexes an agent can stand on (the free cells, and the half-way points
+        between two free neighbours, where a scared ghost can stop) get entries of their own;
+        every other index shares one empty value per table, so that beyond one pointer per
+        index and table the memory grows with the free cells (see the size limits of
+        `pacman.layout`). Values that are equal are one object: cells with the same legal
+        moves share their tuple of actions and their ghost-action dict, and every index
+        value stored is one int object per value (a big maze has hundreds of thousands of
+        entries). A half-way point is made once, from the first of its two cells in cell
+        order, its ghost actions only onward or back (docs/rules.md 11).
+        """
+        walls, stride, full_step = self.layout.walls, self.stride, self.full_step
         # docs/rules.md 15: a ghost collides with Pacman (on a grid point) within 0.7, i.e. on
         # Pacman's point or half a cell away; per Pacman index, the set of those indexes
         collide = (0, 1, -1, stride, -stride)
@@ -127,8 +140,7 @@ class Maze:
                                    dict[Direction, tuple[Direction, ...]]] = {}
         half_actions: dict[Direction, dict[Direction, tuple[Direction, ...]]] = {
             d: {d: (d,), REVERSE[d]: (REVERSE[d],)} for d in CANONICAL_ORDER}
-        full_step = self.full_step
-        # one int object per index value (a big maze has hundreds of thousands of entries)
+        # one int object per index value
         interned = {index: index for index in self.cell_of}
 
         def same(index: int) -> int:
@@ -171,6 +183,20 @@ class Maze:
                     self.ghost_moves[half] = {
                         d: {d: same(half + full_step[d])},
                         REVERSE[d]: {REVERSE[d]: same(half - full_step[d])}}
+
+    def _make_items_and_distances(self, eager_max_cells: int, row_cache_bytes: int) -> None:
+        """The food and capsule tables and the distance tables, once the move tables are made.
+
+        `food_bit` and `capsule_bit` give, per index, the bit of the dot (capsule) on that
+        cell in the state's mask (bit i: `layout.food[i]`, `layout.capsules[i]`; 0 where there
+        is none); `cell_at` the compact cell number of each index (-1 for walls and half-way
+        points); `neighbours` each cell's free neighbours. Then the distance tables in the
+        mode the number of free cells chooses (the module docstring): lazy (`_LazyTables`,
+        rows made on first use, at most `row_cache_bytes` kept) above `eager_max_cells`,
+        eager otherwise (all pairs by breadth-first search, the items of each row sorted by
+        distance, ties in food, capsule or cell order).
+        """
+        layout, size = self.layout, len(self.point)
         self.food_bit = [0] * size
         food_bits = [1 << ordinal for ordinal in range(len(layout.food))]
         for ordinal, cell in enumerate(layout.food):
@@ -199,7 +225,8 @@ class Maze:
             self.food_by_distance = lazy.food_by_distance
             self.capsules_by_distance = lazy.capsules_by_distance
             return
-        distances = [list(row) for row in _all_pairs(width, height, walls)]
+        distances = [list(row) for row in _all_pairs(layout.width, layout.height,
+                                                     layout.walls)]
         self.distances = distances
         self.food_by_distance = _items_by_distance(distances, food_bits, food_cells)
         self.capsules_by_distance = _items_by_distance(distances, capsule_bits, capsule_cells)

@@ -1,7 +1,9 @@
 """Benchmarks: successor generation, whole random games, search nodes/s, MCTS playouts/s, batch
 speed-up, big layouts (start-up time and peak memory of a 100x100 open maze and of the largest
 allowed one), the anytime search against plain alpha-beta and expectimax, and whether MCTS and
-the anytime expectimax keep a time budget (`mcts-time`).
+the anytime expectimax keep a time budget (`mcts-time`), and the Gymnasium env's steps/s
+(`env`: mediumClassic, also in vector envs; `env-small`: one env, smallClassic, directional
+ghosts).
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -702,6 +704,31 @@ def bench_env(repeat: int, steps: int = 20_000) -> dict[str, Any]:
     return figures
 
 
+def bench_env_small(repeat: int, steps: int = 20_000) -> dict[str, Any]:
+    """Steps/s of one Gymnasium env (`PacmanEnv` itself, no wrappers) on smallClassic against
+    two directional ghosts, a random legal action drawn from `info["action_mask"]` at each step
+    and a `reset()` (no seed) at each episode's end: the env's own cost, its episodes short
+    (about a dozen steps), so resets count too."""
+    import numpy as np
+
+    from pacman.envs.gym_env import PacmanEnv
+
+    def single() -> int:
+        rng = np.random.default_rng(0)
+        env = PacmanEnv(layout="smallClassic", ghost="DirectionalGhost")
+        _, info = env.reset(seed=0)
+        for _ in range(steps):
+            action = int((rng.random(5) * info["action_mask"]).argmax())
+            _, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                _, info = env.reset()
+        env.close()
+        return steps
+
+    count, seconds = _best(single, repeat)
+    return {"steps_per_second": count / seconds, "steps": steps}
+
+
 def bench_host(repeat: int, games: int = 30) -> dict[str, Any]:
     """Agent hosts: the same games of a user's agent (the shipped alpha-beta, depth 2, named
     as a user names a module's class, so it is hosted) against a directional ghost on
@@ -839,6 +866,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "big": lambda a: bench_big(a.repeat),
     "anytime": lambda a: bench_anytime(a.repeat),
     "env": lambda a: bench_env(a.repeat),
+    "env-small": lambda a: bench_env_small(a.repeat),
     "quiescence": lambda a: bench_quiescence(a.repeat),
     "cutoff": lambda a: bench_cutoff(a.repeat),
     "escape": lambda a: bench_escape(a.repeat),

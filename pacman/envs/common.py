@@ -8,15 +8,17 @@ import os
 import reprlib
 import warnings
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 from numbers import Real
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pacman.agents.registry import make_agent, resolve_name
+from pacman.agents.registry import AgentEntry, build_agent, find_agent, resolve_name, typed_settings
 from pacman.errors import EnvSettingsError, InvalidActionError
 from pacman.layout import Layout, check_playable, ghosts_in_play, load_layout
+from pacman.maze import maze_for
 from pacman.rules import CANONICAL_ORDER, EAST, NORTH, SOUTH, STOP, WEST, Direction
 from pacman.state import GameState
 
@@ -151,12 +153,33 @@ def resolve_layout(layout: Any, num_ghosts: Any) -> tuple[Layout, int]:
     return layout, num_ghosts
 
 
-def action_mask(state: GameState, agent: int) -> npt.NDArray[np.int8]:
-    """1 for each legal action of `agent` (in `ACTIONS` order), 0 elsewhere; all 0 once over."""
+def _mask_of(actions: Sequence[Direction]) -> npt.NDArray[np.int8]:
     mask = np.zeros(len(ACTIONS), dtype=np.int8)
-    for action in state.legal_actions(agent):
+    for action in actions:
         mask[ACTION_INDEX[action]] = 1
     return mask
+
+
+def _read_only(mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    mask.setflags(write=False)
+    return mask
+
+
+#: the mask of every tuple of legal actions a state can give (a subset of the directions in
+#: the rules' canonical order, as `legal_actions` gives them): read-only, copied for each info
+_MASKS: dict[tuple[Direction, ...], npt.NDArray[np.int8]] = {
+    actions: _read_only(_mask_of(actions)) for size in range(len(CANONICAL_ORDER) + 1)
+    for actions in combinations(CANONICAL_ORDER, size)}
+
+
+def action_mask(state: GameState, agent: int) -> npt.NDArray[np.int8]:
+    """1 for each legal action of `agent` (in `ACTIONS` order), 0 elsewhere; all 0 once over.
+
+    A new array at each call (the caller may change it), copied from the one of its legal
+    actions made when this module is loaded."""
+    actions = state.legal_actions(agent)
+    mask = _MASKS.get(actions)
+    return _mask_of(actions) if mask is None else mask.copy()
 
 
 def pacman_action(state: GameState, index: int) -> Direction:
@@ -179,8 +202,6 @@ def ghost_action(state: GameState, agent: int, index: int) -> Direction:
 
 def _rebuilt(layout: Layout, fields: dict[str, Any]) -> GameState:
     """A state unpickled: its maze from the layout (built once per process, `maze_for`)."""
-    from pacman.maze import maze_for
-
     state = GameState.__new__(GameState)
     for name, value in fields.items():
         setattr(state, name, value)
@@ -202,9 +223,12 @@ class _SentState(GameState):
 
 def sendable(state: GameState) -> GameState:
     """`state` as a `GameState` that pickles cheaply (see `_SentState`); equal to it."""
-    copy = _SentState.__new__(_SentState)
-    for name in GameState.__slots__:
-        setattr(copy, name, getattr(state, name))
+    # field by field, spelled out: this runs at every step, and a loop over the slots costs
+    # five times as much (a test checks that every slot is copied)
+    copy = _SentState()
+    copy._maze, copy._pac, copy._pac_dir = state._maze, state._pac, state._pac_dir
+    copy._ghosts, copy._food, copy._capsules = state._ghosts, state._food, state._capsules
+    copy._score, copy._result, copy._hash = state._score, state._result, state._hash
     return copy
 
 
@@ -227,10 +251,40 @@ def check_ghost(name: Any, settings: Any) -> tuple[str, dict[str, Any]]:
     return name, dict(settings)
 
 
-def make_ghosts(name: str, settings: Mapping[str, Any] | None, count: int) -> list[Any]:
-    """`count` fresh ghost agents of a registry name (like `pacman play -g NAME`)."""
-    resolved = resolve_name(name, "ghost")
-    return [make_agent(resolved, "ghost", settings, index=i + 1) for i in range(count)]
+class GhostMaker:
+    """Makes an env's ghosts: at each call, `count` fresh agents of one registry name and
+    settings (like `pacman play -g NAME`), as `run_game` is given fresh agents for each game.
+
+    The name is resolved, and its class found, once, when the maker is made (so a `*gents.py`
+    file of the working folder that defines the class is read then, not at every `reset`), and
+    one set of ghosts is built then (`first`), so that a bad name or bad settings raise their
+    `RegistryError` when the env is made. A shipped ghost with typed settings (every shipped
+    ghost) is then built the way `build_agent` builds it, `cls(index, settings=chosen)`, its
+    settings object `chosen = Settings.of(settings)` made once and shared (a frozen value)
+    instead of being looked up and checked again for each ghost of each game (the look-up
+    reads the class's signature: most of the cost of a reset). Any other class (a user's
+    file, a classic CS188 class) goes through `build_agent` at each call.
+    """
+
+    def __init__(self, name: str, settings: Mapping[str, Any] | None, count: int) -> None:
+        resolved = resolve_name(name, "ghost")
+        found = find_agent(resolved, "ghost")
+        self.cls = found.load() if isinstance(found, AgentEntry) else found
+        self.settings = dict(settings or {})
+        self.first = [build_agent(self.cls, self.settings, i + 1) for i in range(count)]
+        typed = typed_settings(self.cls) if isinstance(found, AgentEntry) else None
+        # only where `build_agent` takes this very path: not a classic CS188 class, no CS188
+        # spelling of a setting to translate
+        self._chosen = (typed.of(self.settings) if typed is not None
+                        and "evalFn" not in self.settings
+                        and not callable(getattr(self.cls, "getAction", None)) else None)
+
+    def __call__(self, count: int) -> list[Any]:
+        """`count` fresh ghosts, agents 1 to `count`."""
+        cls, chosen = self.cls, self._chosen
+        if chosen is None:
+            return [build_agent(cls, self.settings, i + 1) for i in range(count)]
+        return [cls(i + 1, settings=chosen) for i in range(count)]
 
 
 class GridEncoder:
@@ -239,64 +293,86 @@ class GridEncoder:
     Cell `(x, y)` is at row `H - 1 - y`, column `x`. A ghost half-way between two cells (a
     scared ghost moves at half speed) is marked on the cell `(int(x + 0.5), int(y + 0.5))`.
     `extra_self` adds a last channel marking one agent's own cell (the PettingZoo envs).
+
+    Each grid is a new array, a copy of the board the encoder keeps: the walls, and the food
+    and capsules of the last state it drew. The board changes only where food or a capsule was
+    eaten since (the bits gone from the masks), or, when something came back (a new game, or
+    a state of another game), from the full board of the layout; Pacman and the ghosts are
+    then marked on the copy, their cells read from the state's maze indexes (`position`)
+    through a table filled as indexes are met (`_Cells`).
     """
 
     def __init__(self, layout: Layout, extra_self: bool = False) -> None:
-        self.height, self.width = layout.height, layout.width
+        self.layout, self.height, self.width = layout, layout.height, layout.width
         self.channels = NUM_CHANNELS + (1 if extra_self else 0)
-        self.walls = np.zeros((self.height, self.width), dtype=np.uint8)
+        self.area = area = self.height * self.width
+        full = np.zeros(self.shape, dtype=np.uint8)
         for x, y in layout.walls:
-            self.walls[self.height - 1 - y, x] = 1
-        self.food_rows, self.food_cols = self._cells(layout.food)
-        self.capsule_cells = layout.capsules
-        self.capsule_rows, self.capsule_cols = self._cells(layout.capsules)
-        self.food_bytes = (len(layout.food) + 7) // 8
-        self._food: tuple[int, Grid] | None = None  # the last food mask and its grid
-
-    def _cells(self, cells: Sequence[tuple[int, int]]) -> tuple[npt.NDArray[np.intp],
-                                                                  npt.NDArray[np.intp]]:
-        rows = np.array([self.height - 1 - y for _, y in cells], dtype=np.intp)
-        cols = np.array([x for x, _ in cells], dtype=np.intp)
-        return rows, cols
+            full[0, self.height - 1 - y, x] = 1
+        #: per food (capsule) bit, the offset of its cell in a flattened grid
+        self._food_at = [area + self._offset(cell) for cell in layout.food]
+        self._capsule_at = [2 * area + self._offset(cell) for cell in layout.capsules]
+        for at in (*self._food_at, *self._capsule_at):
+            full.flat[at] = 1
+        full.setflags(write=False)
+        self._full, self._all_food = full, (1 << len(layout.food)) - 1
+        self._all_capsules = (1 << len(layout.capsules)) - 1
+        self._board: Grid = full.copy()
+        self._board_cells = self._board.ravel()  # a view: writes go to the board
+        self._food, self._capsules = self._all_food, self._all_capsules  # what the board shows
+        self._cell_at = _Cells(self)
 
     @property
     def shape(self) -> tuple[int, int, int]:
         """`(C, H, W)`."""
         return self.channels, self.height, self.width
 
-    def _cell(self, point: tuple[float, float]) -> tuple[int, int]:
+    def _offset(self, point: tuple[float, float]) -> int:
+        """The offset in a channel of the cell a point is marked on."""
         x, y = point
-        return self.height - 1 - int(y + 0.5), int(x + 0.5)
+        return (self.height - 1 - int(y + 0.5)) * self.width + int(x + 0.5)
 
-    def _food_grid(self, mask: int) -> Grid:
-        """The food channel of a food mask (the last one is kept: food changes seldom)."""
-        if self._food is not None and self._food[0] == mask:
-            return self._food[1]
-        food = np.zeros((self.height, self.width), dtype=np.uint8)
-        if self.food_bytes:
-            bits = np.unpackbits(np.frombuffer(mask.to_bytes(self.food_bytes, "little"),
-                                               np.uint8),
-                                 bitorder="little")[:len(self.food_rows)].astype(bool)
-            food[self.food_rows[bits], self.food_cols[bits]] = 1
-        self._food = (mask, food)
-        return food
+    def _show(self, food: int, capsules: int) -> None:
+        """Make the board show the food mask `food` and the capsule mask `capsules`."""
+        if food & ~self._food or capsules & ~self._capsules:  # something came back
+            np.copyto(self._board, self._full)
+            self._food, self._capsules = self._all_food, self._all_capsules
+        board = self._board_cells
+        for gone, cells in ((self._food & ~food, self._food_at),
+                            (self._capsules & ~capsules, self._capsule_at)):
+            while gone:
+                low = gone & -gone
+                board[cells[low.bit_length() - 1]] = 0
+                gone ^= low
+        self._food, self._capsules = food, capsules
 
     def encode(self, state: GameState, self_agent: int | None = None) -> Grid:
         """The grids of `state` (with `self_agent`'s cell in the last channel if enabled)."""
-        grid = np.zeros(self.shape, dtype=np.uint8)
-        grid[0] = self.walls
-        grid[1] = self._food_grid(state.food_mask)
-        for x, y in state.capsule_positions:
-            grid[2, self.height - 1 - y, x] = 1
-        row, col = self._cell(state.pacman_position)
-        grid[3, row, col] = 1
-        for point, timer in zip(state.ghost_positions, state.scared_timers):
-            row, col = self._cell(point)
-            grid[5 if timer > 0 else 4, row, col] = 1
+        pacman, ghosts, food, capsules = state.position
+        if food != self._food or capsules != self._capsules:
+            self._show(food, capsules)
+        grid: Grid = self._board.copy()
+        cells, area, cell_at = grid.ravel(), self.area, self._cell_at
+        cells[3 * area + cell_at[pacman]] = 1
+        for where, timer in zip(ghosts, state.scared_timers):
+            cells[(5 if timer > 0 else 4) * area + cell_at[where]] = 1
         if self_agent is not None and self.channels > NUM_CHANNELS:
-            row, col = self._cell(state.agent_position(self_agent))
-            grid[NUM_CHANNELS, row, col] = 1
+            where = pacman if self_agent == 0 else ghosts[self_agent - 1]
+            cells[NUM_CHANNELS * area + cell_at[where]] = 1
         return grid
+
+
+class _Cells(dict[int, int]):
+    """A `GridEncoder`'s maze index -> the offset in a channel of the cell its point is marked
+    on, filled as indexes are met (at most one entry per index of the layout's maze)."""
+
+    def __init__(self, encoder: GridEncoder) -> None:
+        super().__init__()
+        self.encoder = encoder
+
+    def __missing__(self, index: int) -> int:
+        at = self[index] = self.encoder._offset(maze_for(self.encoder.layout).point[index])
+        return at
 
 
 class HeadlessWindowWarning(UserWarning):

@@ -23,6 +23,7 @@ from gymnasium import spaces
 
 from pacman.envs.common import (
     ACTIONS,
+    GhostMaker,
     GridEncoder,
     Screen,
     action_index,
@@ -32,7 +33,6 @@ from pacman.envs.common import (
     check_render_mode,
     check_whole,
     check_zoom,
-    make_ghosts,
     pacman_action,
     resolve_layout,
     sendable,
@@ -44,6 +44,8 @@ from pacman.state import GameState
 
 RENDER_FPS = 10
 DEFAULT_MAX_MOVES = 1000
+#: a move's name, for `info["moves"]` (a dict look-up: `Direction.value` is a property)
+_NAME = {direction: direction.value for direction in Direction}
 
 
 class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
@@ -73,8 +75,8 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         self.zoom = zoom = check_zoom(zoom)
         self.ghost_name, self.ghost_settings = check_ghost(ghost, ghost_settings)
         # one ghost at least, so that the name and settings are checked now even with none
-        self.ghosts: list[Any] = make_ghosts(ghost, self.ghost_settings,
-                                             max(self.num_ghosts, 1))[:self.num_ghosts]
+        self.make_ghosts = GhostMaker(ghost, self.ghost_settings, max(self.num_ghosts, 1))
+        self.ghosts: list[Any] = self.make_ghosts.first[:self.num_ghosts]
         self.encoder = GridEncoder(self.layout)
         self.observation_space = spaces.Box(0, 1, self.encoder.shape, dtype=np.uint8)
         self.action_space = spaces.Discrete(len(ACTIONS))
@@ -82,7 +84,9 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         #: agent that draws from it too plays the very game `run_game` would
         self.game_rng = random.Random(0)
         self.game_seed = 0
-        self.state = GameState.initial(self.layout, self.num_ghosts)
+        #: the first state of every game (a value: one object serves them all)
+        self.initial_state = GameState.initial(self.layout, self.num_ghosts)
+        self.state = self.initial_state
         self.pacman_moves = 0
         #: why `step` must wait for `reset` (None: a game is on)
         self.reset_needed: str | None = "cannot call step() before reset()"
@@ -98,11 +102,11 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
             seed = int(self.np_random.integers(2**31))
         self.game_seed = seed
         self.game_rng = random.Random(seed)
-        self.state = GameState.initial(self.layout, self.num_ghosts)
+        self.state = self.initial_state
         self.pacman_moves = 0
         self.reset_needed = None
         # as run_game: fresh agents, each handed the generator then the first state, in order
-        self.ghosts = make_ghosts(self.ghost_name, self.ghost_settings, self.num_ghosts)
+        self.ghosts = self.make_ghosts(self.num_ghosts)
         for ghost in self.ghosts:
             set_rng = getattr(ghost, "set_rng", None)
             if callable(set_rng):
@@ -127,41 +131,50 @@ class PacmanEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         if self.reset_needed is not None:
             raise ResetNeededError(self.reset_needed)
         index = action_index(action)
-        before = self.state.score
-        move = pacman_action(self.state, index)
-        state = self.state.successor(0, move)
+        state = self.state
+        before = state.score
+        move = pacman_action(state, index)
+        state = state.successor(0, move)
         self.pacman_moves += 1
-        moves = [(0, state)]
-        played = [move.value]
-        for index, ghost in enumerate(self.ghosts, start=1):
+        played = [_NAME[move]]
+        moves = [(0, state)] if self.render_mode == "human" else None  # what the window shows
+        for agent, ghost in enumerate(self.ghosts, start=1):
             if state.is_terminal():
                 break
-            move = Direction(ghost.get_action(state))
-            state = state.successor(index, move)
-            moves.append((index, state))
-            played.append(move.value)
+            move = ghost.get_action(state)
+            if move.__class__ is not Direction:  # e.g. "North" (a str) from a user's ghost
+                move = Direction(move)
+            state = state.successor(agent, move)
+            played.append(_NAME[move])
+            if moves is not None:
+                moves.append((agent, state))
         self.state = state
         terminated = state.is_terminal()
         truncated = not terminated and self.pacman_moves == self.max_moves
         if terminated or truncated:
-            end = (f"terminated: a {'win' if state.is_win() else 'loss'}" if terminated
-                   else f"truncated after max_moves={self.max_moves} Pacman moves")
-            self.reset_needed = f"the game is over: call reset() (the episode was {end})"
-            for ghost in self.ghosts:
-                final = getattr(ghost, "final", None)
-                if callable(final):
-                    final(state)
-        if self.render_mode == "human":
+            self._end(state, terminated)
+        if moves is not None:
             self.screen.show(moves, self.pacman_moves)
         info = self._info()
         info["moves"] = tuple(played)
         return self.encoder.encode(state), float(state.score - before), terminated, truncated, info
 
+    def _end(self, state: GameState, terminated: bool) -> None:
+        """The episode is over: `step` waits for `reset`, and the ghosts see the last state."""
+        end = (f"terminated: a {'win' if state.is_win() else 'loss'}" if terminated
+               else f"truncated after max_moves={self.max_moves} Pacman moves")
+        self.reset_needed = f"the game is over: call reset() (the episode was {end})"
+        for ghost in self.ghosts:
+            final = getattr(ghost, "final", None)
+            if callable(final):
+                final(state)
+
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": action_mask(self.state, 0),
-                                "score": self.state.score, "pacman_moves": self.pacman_moves}
+        state = self.state
+        info: dict[str, Any] = {"action_mask": action_mask(state, 0), "score": state.score,
+                                "pacman_moves": self.pacman_moves}
         if self.state_in_info:
-            info["state"] = sendable(self.state)
+            info["state"] = sendable(state)
         return info
 
     # ----------------------------------------------------------------- rendering

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pacman.display.scene import FLASH_TIME, GHOST_COLORS, PACMAN_COLOR, ghost_look
 from pacman.display.status import describe_agents, end_banner
-from pacman.record import Outcome
+from pacman.layout import Layout
+from pacman.record import GameRecord, Outcome
 from pacman.rules import Direction
 from pacman.state import GameState
 from pacman.web.page import hex_color
@@ -222,6 +223,91 @@ def start_data(state: GameState, agents: Sequence[str], title: str = "") -> dict
     }
 
 
+@dataclass
+class _Played:
+    """What the playable actions of a replay do on the page (see `_played`)."""
+
+    steps: list[dict[str, Any]]
+    food_gone: list[int | None]
+    capsules_gone: list[int | None]
+    events: list[dict[str, Any]]
+    pacman_moves: int
+
+
+def _played(states: Sequence[GameState], actions: Sequence[str], layout: Layout) -> _Played:
+    """The page's steps of a game whose states are `states` (the start, then the state after
+    each of the first `len(states) - 1` `actions`): `steps[0]` the start (agent -1, no action,
+    no Pacman move), `steps[i]` the state after action *i* as `step_change` makes it, agent
+    `(i - 1) % agents` having moved and Pacman's moves counted up to it; `food_gone[j]` the
+    step at which `layout.food[j]` is eaten (None: never in these states), `capsules_gone`
+    likewise; `events` every step's events in step order; `pacman_moves` Pacman's moves in
+    all these states."""
+    agents_count = states[0].num_agents
+    food_index = {cell: i for i, cell in enumerate(layout.food)}
+    capsule_index = {cell: i for i, cell in enumerate(layout.capsules)}
+    played = _Played([_step(states[0], -1, None, 0)], [None] * len(layout.food),
+                     [None] * len(layout.capsules), [], 0)
+    for number in range(1, len(states)):
+        agent = (number - 1) % agents_count
+        if agent == 0:
+            played.pacman_moves += 1
+        change = step_change(number, states[number - 1], states[number], agent,
+                             actions[number - 1], played.pacman_moves, food_index,
+                             capsule_index)
+        played.steps.append(change["step"])
+        for j in change["food"]:
+            played.food_gone[j] = number
+        for j in change["capsules"]:
+            played.capsules_gone[j] = number
+        played.events.extend(change["events"])
+    return played
+
+
+def _notes(record: GameRecord, verdict: Verdict) -> list[str]:
+    """The page's notes on what of the file it does not show as recorded, in this order: the
+    recorded actions that cannot all be played (the playable prefix shown, the recorded outcome
+    never reached) or, when they can, the actions listed after the game's end (not shown);
+    then the file's differences from the re-simulated game, if any (the page shows the
+    re-simulation). Empty for a file that adds up and ends with its last action."""
+    notes: list[str] = []
+    if not verdict.complete:
+        notes.append(f"The recorded actions cannot all be played: action {verdict.played + 1} "
+                     f"of {len(record.actions)} is not legal there. This page shows the "
+                     f"{verdict.played} playable action(s); the recorded outcome "
+                     f"({record.outcome.value}) is never reached.")
+    elif verdict.played < len(record.actions):
+        notes.append(f"The game ends after action {verdict.played}; the file lists "
+                     f"{len(record.actions) - verdict.played} more, not shown.")
+    if verdict.differences:
+        notes.append(f"The file does not add up ({len(verdict.differences)} "
+                     f"difference(s)); the page shows the re-simulated game.")
+    return notes
+
+
+def _fault(record: GameRecord, outcome: Outcome | None, names: Sequence[str], end: int
+           ) -> dict[str, Any] | None:
+    """The page's fault: for a game that reached a crash or a timeout (`outcome`, None for a
+    game not played to its end) whose record names the fault, the agent, the kind (the
+    outcome's value), the record's message, the step it came after (`end`, the last step) and
+    the sentence the page shows (`_fault_text`); None otherwise."""
+    if outcome not in (Outcome.CRASH, Outcome.TIMEOUT) or record.fault is None:
+        return None
+    return {"agent": record.fault_agent, "kind": outcome.value, "message": record.fault,
+            "step": end, "text": _fault_text(record, names, end)}
+
+
+def _traces(record: GameRecord, states: Sequence[GameState], pacman_moves: int
+            ) -> list[Any]:
+    """One entry per Pacman move shown (the record's first `pacman_moves` traces): the move's
+    `trace_entry`, played from the state Pacman searched (the state before his move number
+    `i`, `states[i * agents]`), or None where the record holds no trace summary (a mapping)
+    for that move."""
+    agents_count = states[0].num_agents
+    return [trace_entry(summary, states[move * agents_count])
+            if isinstance(summary, Mapping) else None
+            for move, summary in enumerate(record.pacman_traces[:pacman_moves])]
+
+
 def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data (`PAGE_FORMAT`); `verdict` is
     `verify(replay)`, computed here when not given.
@@ -242,60 +328,16 @@ def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
     agents_count = states[0].num_agents
     names = list(record.agents) + ["?"] * max(0, agents_count - len(record.agents))
     names = names[:agents_count]
-
-    steps = [_step(states[0], -1, None, 0)]
-    food_index = {cell: i for i, cell in enumerate(layout.food)}
-    capsule_index = {cell: i for i, cell in enumerate(layout.capsules)}
-    food_gone: list[int | None] = [None] * len(layout.food)
-    capsules_gone: list[int | None] = [None] * len(layout.capsules)
-    events: list[dict[str, Any]] = []
-    pacman_moves = 0
-    for number in range(1, len(states)):
-        agent = (number - 1) % agents_count
-        if agent == 0:
-            pacman_moves += 1
-        change = step_change(number, states[number - 1], states[number], agent,
-                             record.actions[number - 1], pacman_moves, food_index,
-                             capsule_index)
-        steps.append(change["step"])
-        for j in change["food"]:
-            food_gone[j] = number
-        for j in change["capsules"]:
-            capsules_gone[j] = number
-        events.extend(change["events"])
-
+    played = _played(states, record.actions, layout)
+    pacman_moves = played.pacman_moves
     end = len(states) - 1
-    notes: list[str] = []
     reached = verdict.complete
-    if not verdict.complete:
-        notes.append(f"The recorded actions cannot all be played: action {verdict.played + 1} "
-                     f"of {len(record.actions)} is not legal there. This page shows the "
-                     f"{verdict.played} playable action(s); the recorded outcome "
-                     f"({record.outcome.value}) is never reached.")
-    elif verdict.played < len(record.actions):
-        notes.append(f"The game ends after action {verdict.played}; the file lists "
-                     f"{len(record.actions) - verdict.played} more, not shown.")
-    if verdict.differences:
-        notes.append(f"The file does not add up ({len(verdict.differences)} "
-                     f"difference(s)); the page shows the re-simulated game.")
-
     outcome = verdict.outcome if reached else None
     score = states[-1].score
-    fault = None
-    if reached and outcome in (Outcome.CRASH, Outcome.TIMEOUT) and record.fault is not None:
-        fault = {"agent": record.fault_agent, "kind": outcome.value, "message": record.fault,
-                 "step": end, "text": _fault_text(record, names, end)}
     banner: list[str] = []
     if outcome is not None:
         shown = replace(record, outcome=outcome, score=score, pacman_moves=pacman_moves)
         banner = end_banner(shown)
-
-    traces: list[Any] = []
-    for move, summary in enumerate(record.pacman_traces[:pacman_moves]):
-        if not isinstance(summary, Mapping):
-            traces.append(None)
-            continue
-        traces.append(trace_entry(summary, states[move * agents_count]))
 
     return {
         "format": PAGE_FORMAT,
@@ -307,13 +349,13 @@ def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
         "agents": names,
         "agents_line": describe_agents(names),
         "think_time": [round(t, 6) for t in record.think_time],
-        "steps": steps,
-        "food_gone": food_gone,
-        "capsules_gone": capsules_gone,
-        "events": events,
+        "steps": played.steps,
+        "food_gone": played.food_gone,
+        "capsules_gone": played.capsules_gone,
+        "events": played.events,
         "pacman_nodes": list(record.pacman_nodes[:pacman_moves]),
         "pacman_move_times": [round(t, 6) for t in record.pacman_move_times[:pacman_moves]],
-        "traces": traces,
+        "traces": _traces(record, states, pacman_moves),
         "complete": reached,
         "played": verdict.played,
         "recorded_actions": len(record.actions),
@@ -322,12 +364,11 @@ def page_data(replay: Replay, verdict: Verdict | None = None) -> dict[str, Any]:
         "outcome": None if outcome is None else {
             "value": outcome.value, "score": score, "pacman_moves": pacman_moves,
             "text": _outcome_text(outcome, score, pacman_moves)},
-        "fault": fault,
+        "fault": _fault(record, outcome, names, end),
         "banner": banner,
-        "notes": notes,
+        "notes": _notes(record, verdict),
         "differences": [str(d) for d in verdict.differences],
         "colors": {"ghosts": [hex_color(c) for c in GHOST_COLORS],
                    "pacman": hex_color(PACMAN_COLOR)},
         "flash_time": FLASH_TIME,
     }
-

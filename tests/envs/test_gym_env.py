@@ -242,6 +242,35 @@ def test_bad_arguments_are_value_errors(kwargs: dict[str, Any], message: str) ->
         PacmanEnv(**kwargs)
 
 
+def test_each_reset_builds_fresh_ghosts_with_their_settings_and_the_game_generator() -> None:
+    env = PacmanEnv(layout="smallClassic", ghost="DirectionalGhost",
+                    ghost_settings={"prob_attack": 0.5})
+    env.reset(seed=0)
+    first = env.ghosts
+    env.reset(seed=0)
+    assert [type(ghost) for ghost in env.ghosts] == [DirectionalGhost] * 2
+    assert [ghost.index for ghost in env.ghosts] == [1, 2]
+    assert all(old is not new for old, new in zip(first, env.ghosts))
+    assert all(ghost.prob_attack == 0.5 and ghost.rng is env.game_rng for ghost in env.ghosts)
+
+
+def test_a_ghost_class_of_a_users_file_is_built_afresh_at_each_reset(tmp_path: Any) -> None:
+    path = tmp_path / "my_ghosts.py"
+    path.write_text("from pacman.agents.ghosts import RandomGhost\n\n"
+                    "class CountedGhost(RandomGhost):\n"
+                    "    built = []\n\n"
+                    "    def __init__(self, *args, **kwargs):\n"
+                    "        super().__init__(*args, **kwargs)\n"
+                    "        CountedGhost.built.append(self)\n")
+    env = PacmanEnv(layout="smallClassic", ghost=f"{path}:CountedGhost")
+    built = type(env.ghosts[0]).built
+    assert built == env.ghosts  # the ghosts that check the name and settings
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        assert built[-2:] == env.ghosts and [ghost.index for ghost in env.ghosts] == [1, 2]
+    assert len(built) == 6
+
+
 def test_the_state_in_info_pickles_without_its_maze_tables() -> None:
     import pickle
 
