@@ -30,6 +30,40 @@ split_agent = settings.split_agent
 typed = settings.typed
 
 
+#: the longest number text read: far more digits than any bound here needs (a seed has 19),
+#: few enough that reading one is instant (Python's `int` refuses 4,300 digits, slowly)
+MAX_NUMBER_CHARS = 100
+
+#: a number as people type it, in ASCII digits (`float` also takes `1_0` and other scripts'
+#: digits, such as `٣`; agent settings refuse them too)
+_DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
+_WHOLE = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
+#: the words `float` reads: read, so that the range (never met by them) says what is wanted
+_FLOAT_WORDS = re.compile(r"\s*[+-]?(?:inf|infinity|nan)\s*", re.ASCII | re.IGNORECASE)
+
+
+def read_number(text: str, kind: type[float] = float) -> float | None:
+    """`text` as a number of `kind` (`int`: a whole number), or None when it is not one.
+
+    The one reading of a number on the command line: ASCII digits, an optional sign, for a
+    float a decimal point and exponent (and `inf` and `nan`, which no range admits); at most
+    `MAX_NUMBER_CHARS` characters. `1_0`, `٣` and other scripts' digits, which `int()` and
+    `float()` take, are not numbers here, as in agent settings (`pacman.settings_text`).
+    """
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
+    if kind is int:
+        return int(text) if _WHOLE.fullmatch(text) else None
+    if _DECIMAL.fullmatch(text) or _FLOAT_WORDS.fullmatch(text):
+        return float(text)
+    return None
+
+
+def shown(text: str, most: int = 40) -> str:
+    """`text` quoted for a one-line message, cut to `most` characters."""
+    return repr(text) if len(text) <= most else repr(text[:most - 3] + "...")
+
+
 @overload
 def number_in(low: float, high: float, kind: type[int], *, low_open: bool = False
               ) -> Callable[[str], int]: ...
@@ -42,39 +76,35 @@ def number_in(low: float, high: float, kind: type[float] = float, *, low_open: b
 
 def number_in(low: float, high: float, kind: type[float] = float, *, low_open: bool = False
               ) -> Callable[[str], float]:
-    """An argparse type: a finite number of `kind` in [low, high] (`low_open`: above low)."""
+    """An argparse type: a finite number of `kind` in [low, high] (`low_open`: above low),
+    read by `read_number`."""
 
     def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except (ValueError, OverflowError):
+        value = read_number(text, kind)
+        if value is None:
             whole = "whole " if kind is int else ""
-            raise argparse.ArgumentTypeError(f"expected a {whole}number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a {whole}number, got {shown(text)}")
         if not math.isfinite(value) or value > high or (value <= low if low_open
                                                          else value < low):
             side = f"> {low:g}" if low_open else f">= {low:g}"
             raise argparse.ArgumentTypeError(f"expected a number {side} and <= {high:g}, got "
-                                             f"{text}")
+                                             f"{text.strip()}")
         return value
 
     return parse
 
 
-#: a number as people type it, in ASCII digits (`float` also takes `1_0` and other scripts' digits)
-_DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
-
-
 def seconds(text: str) -> float:
     """An argparse type: a time limit in seconds, checked by the one check of a time limit
-    (`pacman.limits.seconds`: above 0 and at most `MAX_SECONDS`), typed in ASCII digits."""
+    (`pacman.limits.seconds`: above 0 and at most `MAX_SECONDS`), read by `read_number`."""
+    value = read_number(text)
     try:
-        if _DECIMAL.fullmatch(text):
-            return checked_seconds(float(text), "a time limit")
+        if value is not None:
+            return checked_seconds(value, "a time limit")
     except LimitError:
         pass
-    shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
     raise argparse.ArgumentTypeError(f"expected seconds > 0 and at most {MAX_SECONDS:,.0f}, "
-                                     f"got {shown}")
+                                     f"got {shown(text)}")
 
 
 #: Bounds of the plain number options: finite, and far beyond any sensible use.
@@ -106,11 +136,8 @@ def animation_fps(text: str) -> float:
     try:
         return _fps_in_range(text)
     except argparse.ArgumentTypeError as error:
-        try:
-            too_fast = float(text) > MAX_ANIMATION_FPS
-        except ValueError:
-            too_fast = False
-        if too_fast:
+        value = read_number(text)
+        if value is not None and value > MAX_ANIMATION_FPS:
             raise argparse.ArgumentTypeError(
                 f"{error} (browsers play frames shorter than 20 ms at 10 fps; to go through "
                 f"a game faster, keep fewer rounds with --animation-skip)") from None
