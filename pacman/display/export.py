@@ -10,6 +10,7 @@ before a game is played).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tempfile
@@ -265,23 +266,99 @@ def save_png(frame: npt.NDArray[np.uint8], path: str | Path) -> None:
 
 def save_gif(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
              frame_ms: int = 100, hold_last_ms: int = HOLD_LAST_MS) -> None:
-    """Write frames as an animated GIF (needs Pillow); the last frame is held longer."""
-    check_gif_support()
-    from PIL import Image
+    """Write frames as an animated GIF (needs Pillow); the last frame is held longer.
 
-    images: list[Any] = []
+    One palette for every frame (the first frame's 128 colours: no flicker, fast quantising).
+    The file is written a frame at a time, as the frames come: a long game never holds its
+    frames decoded in memory, only the last two (Pillow's own `save_all` keeps every frame of
+    the file it writes: about 0.5 MB a frame of mediumClassic). The bytes are those Pillow's
+    `save_all` writes for the same list (`optimize=False`, `disposal=1`, `loop=0`): each
+    frame after the first is the box that changed since the frame before, with its colour
+    table, written by Pillow's GIF helpers `getheader` and `getdata`; a frame equal to the one
+    before lengthens it; a game of one picture is Pillow's one-frame GIF. A file that cannot be
+    written to the end is removed.
+    """
+    check_gif_support()
+    from PIL import GifImagePlugin, Image, ImageChops
+
     palette: Any = None
+    shown: Any = None  # the last frame that differs from the one before it
+    pending: tuple[Any, tuple[int, int, int, int] | None, int] | None = None  # not written yet
+    options = {"loop": 0, "optimize": False, "disposal": 1}
+    path = Path(path)
+    file = None
+    try:
+        for frame, duration in _timed(frames, frame_ms, max(frame_ms, hold_last_ms)):
+            image = Image.fromarray(frame, "RGB")
+            if palette is None:
+                palette = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+            picture = image.quantize(palette=palette, dither=Image.Dither.NONE)
+            if pending is None:
+                pending, shown = (picture, None, duration), picture
+                continue
+            box = _changed_box(shown, picture, ImageChops)
+            if box is None:  # the same picture: the one shown stays longer
+                pending = (pending[0], pending[1], pending[2] + duration)
+                continue
+            if file is None:  # a second picture: an animation (the header, then frames)
+                file = path.open("wb")
+                header, _ = GifImagePlugin.getheader(pending[0].copy(), None,
+                                                     {**options, "duration": pending[2]})
+                file.write(b"".join(header))
+            file.write(b"".join(_gif_frame(GifImagePlugin, pending, options)))
+            pending, shown = (picture, box, duration), picture
+        if pending is None:
+            raise ExportError("no frames to write")
+        if file is None:  # one picture all game long: Pillow's one-frame GIF
+            pending[0].save(str(path), format="GIF", save_all=True, duration=[pending[2]],
+                            **options)
+            return
+        file.write(b"".join(_gif_frame(GifImagePlugin, pending, options)))
+        file.write(b";")
+        file.close()
+    except BaseException:
+        if file is not None:  # a part of a GIF is no GIF (closing may fail again: disk full)
+            with contextlib.suppress(OSError):
+                file.close()
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+
+
+def _timed(frames: Iterator[npt.NDArray[np.uint8]], frame_ms: int, last_ms: int
+           ) -> Iterator[tuple[npt.NDArray[np.uint8], int]]:
+    """Each frame with its duration: `frame_ms`, the last one `last_ms`."""
+    previous: npt.NDArray[np.uint8] | None = None
     for frame in frames:
-        image = Image.fromarray(frame, "RGB")
-        if palette is None:  # one palette for all frames: no flicker, fast quantising
-            palette = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
-        images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
-    if not images:
-        raise ExportError("no frames to write")
-    durations = [frame_ms] * len(images)
-    durations[-1] = max(frame_ms, hold_last_ms)
-    images[0].save(str(path), save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False, disposal=1)
+        if previous is not None:
+            yield previous, frame_ms
+        previous = frame
+    if previous is not None:
+        yield previous, last_ms
+
+
+def _changed_box(before: Any, after: Any, chops: Any) -> tuple[int, int, int, int] | None:
+    """The box of the pixels that differ between two palette pictures (None: none), as
+    Pillow's GIF writer finds it."""
+    if bytes(before.palette.palette) != bytes(after.palette.palette):
+        before, after = before.convert("RGBA"), after.convert("RGBA")
+    box: tuple[int, int, int, int] | None = chops.subtract_modulo(after, before).getbbox(
+        alpha_only=False)
+    return box
+
+
+def _gif_frame(plugin: Any, frame: tuple[Any, tuple[int, int, int, int] | None, int],
+               options: dict[str, Any]) -> list[bytes]:
+    """One frame's bytes: the whole first picture, or the changed box with its colours."""
+    picture, box, duration = frame
+    if box is None:
+        data: list[bytes] = plugin.getdata(picture, (0, 0), **options, duration=duration)
+        return data
+    if box != (0, 0, *picture.size):
+        picture = picture.crop(box)
+    data = plugin.getdata(picture, box[:2], **options, duration=duration,
+                          include_color_table=True)
+    return data
 
 
 def save_webp(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
