@@ -16,7 +16,7 @@ import os
 import tempfile
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -164,6 +164,9 @@ class FrameExport:
         self.frame_ms = (frame_ms_at(fps, self.kind) if fps is not None and self.kind
                          else max(20, round(1000 * (frame_time if frame_time > 0 else 0.1))))
         self.written: list[Path] = []
+        #: the first file that could not be written, if any (`finish`): the game and its
+        #: record are not touched by it; the command says it once the record is saved
+        self.failure: ExportError | None = None
         self._renderer: Renderer | None = None
         self._agents: tuple[str, ...] = ()
         self._frames: list[bytes] = []
@@ -195,16 +198,18 @@ class FrameExport:
         self.inner.update(state, move)
 
     def finish(self, state: GameState, record: GameRecord) -> None:
-        """Write the screenshot and the animation, then let the inner display finish."""
+        """Write the screenshot and the animation, then let the inner display finish.
+
+        A file that cannot be written (a full disk, a folder removed during the game) does
+        not end the game's business: it is kept in `failure`, for the command to say once
+        the game is recorded, and the inner display finishes all the same."""
         assert self._renderer is not None
         banner = end_banner(record, bool(getattr(self.inner, "keyboard_mode", False)))
         last = self._renderer.render(state, self._agents, self._last_move, banner=banner)
         self.written = []
-        if self.screenshot is not None:
-            self.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            save_png(last, self.screenshot)
-            self.written.append(self.screenshot)
-        if self.gif is not None:
+        if self.screenshot is not None and self.failure is None:
+            self._write(self.screenshot, lambda target: save_png(last, target))
+        if self.gif is not None and self.failure is None:
             # the last frame is the end screen: it takes the final round's place (kept or
             # skipped), or follows the last round when the game ended mid-round (or crashed)
             final_round = state == self._captured and self._offered > 0
@@ -213,17 +218,35 @@ class FrameExport:
                 self._offered += 1
             self._captured, self._captured_kept = state, True
             if self.kind is not None:
-                self.gif.parent.mkdir(parents=True, exist_ok=True)
                 size = self._renderer.size
                 save = save_gif if self.kind == "gif" else save_webp
-                save(self._decoded(size), self.gif, self.frame_ms)
-            self.written.append(self.gif)
+                self._write(self.gif, lambda target: save(self._decoded(size), target,
+                                                          self.frame_ms))
+            elif self.failure is None:
+                self.written.append(self.gif)
         self.inner.finish(state, record)
+
+    def _write(self, path: Path, write: Callable[[Path], None]) -> None:
+        """Write one file (its folder made first); a failure is kept in `failure`."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write(path)
+        except (OSError, pygame.error) as error:
+            self._failed(path, error)
+        else:
+            self.written.append(path)
+
+    def _failed(self, path: Path, error: BaseException) -> None:
+        """Keep the first file that could not be written, as a one-line `ExportError`."""
+        if self.failure is None:
+            reason = (error.strerror if isinstance(error, OSError) and error.strerror
+                      else str(error) or type(error).__name__)
+            self.failure = ExportError(f"cannot write {path}: {reason}")
 
     def _capture(self, state: GameState, move: MoveInfo | None) -> None:
         """Offer the frame of a round; keep it (render it) when its index is a multiple of
         `skip`."""
-        if self.gif is None or self._renderer is None:
+        if self.gif is None or self._renderer is None or self.failure is not None:
             return
         self._captured_kept = self._offered % self.skip == 0
         if self._captured_kept:
@@ -243,11 +266,15 @@ class FrameExport:
             else:
                 self._frames.append(data)
         else:
-            if self._frame_count == 0:
-                self.gif.mkdir(parents=True, exist_ok=True)
-                for old in self.gif.glob("frame-*.png"):
-                    old.unlink()
-            save_png(frame, self.gif / f"frame-{self._frame_count:05d}.png")
+            try:
+                if self._frame_count == 0:
+                    self.gif.mkdir(parents=True, exist_ok=True)
+                    for old in self.gif.glob("frame-*.png"):
+                        old.unlink()
+                save_png(frame, self.gif / f"frame-{self._frame_count:05d}.png")
+            except (OSError, pygame.error) as error:
+                self._failed(self.gif, error)  # no more frames: the game goes on
+                return
         self._frame_count += 1
 
     def _decoded(self, size: tuple[int, int]) -> Iterator[npt.NDArray[np.uint8]]:
