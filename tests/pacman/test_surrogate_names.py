@@ -141,3 +141,20 @@ def test_the_digest_is_checked_against_the_files_own_text(tmp_path: Path) -> Non
     assert replay.record.agents[0] == SAFE
     assert replay.fields is not None and replay.fields["agents"][0] == BAD
     assert verify(replay).matches
+
+
+@pytest.mark.parametrize("output", [["--gif", "game.gif"], ["--screenshot", "end.png"]])
+def test_a_name_with_a_nul_is_drawn(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch, output: list[str]) -> None:
+    """Found by the fuzz suite: pygame's fonts refuse NUL, so a name holding one (a
+    `describe()`, a replay's `"\\u0000"`) stopped the picture with a ValueError."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nul_agents.py").write_text(AGENTS_FILE.replace(
+        "bad\\ud800na\\udfffme", "nul\\x00\\ud800name"), encoding="utf-8")
+    code = main(["play", "-q", "--agents", "nul_agents.py", "-p", "Bad", "-l", "testClassic",
+                 "--max-moves", "6", "--seed", "1", "--isolation", "none", "--record",
+                 "game.json", *output])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert load_replay(tmp_path / "game.json").record.agents[0] == "nul\x00\ufffdname"
+    assert (tmp_path / output[1]).stat().st_size > 0
