@@ -32,14 +32,20 @@ class Agent(Protocol):
 
 
 def describe(agent: object) -> str:
-    """A one-line description of an agent (its `describe()` or its class name)."""
+    """A one-line description of an agent (its `describe()` or its class name), at most 200
+    characters, each lone surrogate (U+D800 to U+DFFF, which no UTF-8 encoder writes: a text
+    display, a picture's status line, a replay page) replaced by U+FFFD, as a replay's names
+    are read (`pacman.replay.reader.safe_text`): the record keeps this name."""
     method = getattr(agent, "describe", None)
     if not callable(method):
         return type(agent).__name__
     text = method()
     if not isinstance(text, str):
         raise TypeError(f"describe() returned {type(text).__name__}, not str")
-    return text.replace("\n", " ")[:200]
+    text = text.replace("\n", " ")[:200]
+    if text.isascii():
+        return text
+    return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
 
 
 class _Fault(Exception):

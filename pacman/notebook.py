@@ -43,6 +43,10 @@ __all__ = ["DEFAULT_MAX_MOVES", "LiveFrames", "Viewer", "load_ipython_extension"
 
 #: Pacman's move cap when none is given: `pacman play`'s default
 DEFAULT_MAX_MOVES = 3000
+#: the longest wait after a live frame (`play(frame_time=...)`), as `pacman play --frame-time`
+_MOST_FRAME_TIME = 60.0
+#: the viewer's height in pixels (`play(height=...)`)
+_LEAST_HEIGHT, _MOST_HEIGHT = 100, 10_000
 #: the marker on the element that holds a viewer (tests and styles find it by this class)
 VIEWER_CLASS = "pacman-replay"
 _MIN_HEIGHT, _MAX_HEIGHT = 560, 1100
@@ -291,20 +295,30 @@ def play(pacman: str = "expectimax", ghosts: str = "DirectionalGhost",
     from pacman.limits import TimeLimits
     from pacman.specs import AgentSpec, GameSpec
 
-    _check_whole("seed", seed, 0)
-    if seed > 2**63 - 1:
-        raise UsageError(f"seed must be a whole number from 0 to {2**63 - 1}, got {seed!r}")
+    # every argument's type and range first: a wrong one is one line (a UsageError, a
+    # LimitError for the time limits), never a TypeError from deep inside
+    _check_whole("seed", seed, 0, 2**63 - 1)
     _check_whole("every", every, 1)
     if num_ghosts is not None:
         _check_whole("num_ghosts", num_ghosts, 0)
     if max_moves is not None:
         _check_whole("max_moves", max_moves, 0)
     limits = TimeLimits(move=move_time_limit, game=game_time_limit)  # LimitError if wrong
-    if frame_time is not None and (isinstance(frame_time, bool) or not isinstance(
-            frame_time, (int, float)) or not 0 <= frame_time < float("inf")):
-        raise UsageError(f"frame_time must be seconds >= 0, got {frame_time!r}")
+    if isinstance(frame_time, bool) or not isinstance(frame_time, (int, float)) or not (
+            0 <= frame_time <= _MOST_FRAME_TIME):
+        raise UsageError(f"frame_time must be seconds from 0 to {_MOST_FRAME_TIME:g}, got "
+                         f"{_shown(frame_time)}")
     if isinstance(zoom, bool) or not isinstance(zoom, (int, float)) or not 0.25 <= zoom <= 8:
-        raise UsageError(f"zoom must be a number from 0.25 to 8, got {zoom!r}")
+        raise UsageError(f"zoom must be a number from 0.25 to 8, got {_shown(zoom)}")
+    if height is not None:
+        _check_whole("height", height, _LEAST_HEIGHT, _MOST_HEIGHT)
+    for name, flag in (("trace", trace), ("live", live)):
+        if not isinstance(flag, bool) and not (name == "live" and flag is None):
+            allowed = "True, False or None" if name == "live" else "True or False"
+            raise UsageError(f"{name} must be {allowed}, got {_shown(flag)}")
+    if not isinstance(layout, (str, Layout)):
+        raise UsageError("layout must be a layout name (\"smallClassic\"), a .lay file or a "
+                         f"Layout, got {_shown(layout)}")
     the_layout = layout if isinstance(layout, Layout) else load_layout(layout)
     pacman_name, pacman_settings = _agent(pacman, "pacman")
     ghost_name, ghost_settings = _agent(ghosts, "ghosts", "ghost")
@@ -345,9 +359,23 @@ def _agent(text: str, what: str, role: str | None = None) -> tuple[str, dict[str
     return resolve_name(name, role or what, None), parse_settings(settings)
 
 
-def _check_whole(name: str, value: Any, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise UsageError(f"{name} must be a whole number >= {low}, got {value!r}")
+def _check_whole(name: str, value: Any, low: int, high: int | None = None) -> None:
+    """A whole number (not a bool) from `low` (to `high`), else a one-line `UsageError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
+            high is not None and value > high):
+        wanted = f">= {low}" if high is None else f"from {low} to {high}"
+        raise UsageError(f"{name} must be a whole number {wanted}, got {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    """A wrong argument in a one-line message: its repr, cut short; a type's name for a value
+    whose repr says little or is long (a list, an object)."""
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else \
+            f"a whole number of {len(str(abs(value)))} digits"
+        return text if len(text) <= 60 else text[:57] + "..."
+    kind = type(value).__name__
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
 
 
 _register_in_running_ipython()

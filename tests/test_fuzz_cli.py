@@ -95,7 +95,8 @@ def layout_texts(draw: st.DrawFn) -> str:
 
 
 NUMBERS = st.sampled_from(["0", "1", "2", "3", "-1", "0.5", "1e3", "nan", "inf", "-inf", "",
-                           "10" * 15, "x", "1_000", "0x10", " 2", "1e999"])
+                           "10" * 15, "x", "1_000", "0x10", " 2", "1e999", "\u0663", "1_0",
+                           "\uff11", "1" * 5000])
 AGENTS = st.sampled_from([
     "greedy", "random", "RandomAgent", "ReflexAgent", "minimax", "alphabeta", "expectimax",
     "GreedyAgent", "keyboard", "nope", ":", "x:", ":Y", "builtins:object", "builtins:int",
@@ -176,6 +177,50 @@ def other_argv(draw: st.DrawFn, scratch: Path) -> list[str]:
     ]))
 
 
+#: output paths of every kind (issue 46): none of them is written outside the scratch folder
+#: (as root, a path such as /dev/x.gif would be: there is none here)
+def _output_paths(scratch: Path) -> list[str]:
+    (scratch / "a-file.txt").write_text("x", encoding="utf-8")
+    (scratch / "a-folder.gif").mkdir(exist_ok=True)
+    return ["", " ", "/", "/dev/null", "/dev/full", "/dev/null/x.gif", "/proc/x.gif",
+            "/proc/self/x.png", "/sys/x.gif", str(scratch / "a-file.txt"),
+            str(scratch / "a-file.txt" / "x.gif"), str(scratch / "a-folder.gif"),
+            str(scratch / ("n" * 300 + ".gif")), str(scratch / ("n" * 300) / "x.json"),
+            str(scratch / "out" / "x.gif"), str(scratch / "out" / "x.png"),
+            str(scratch / "out" / "x.json"), str(scratch / "out" / "x.webp"),
+            str(scratch / "out" / "frames"), str(scratch / "out" / "page.html"),
+            str(scratch / "new" / "deeper" / "x.json")]
+
+
+OUTPUT_FLAGS = ["--record", "--record-dir", "--screenshot", "--gif", "--animation-fps",
+                "--animation-skip"]
+
+
+@st.composite
+def output_argv(draw: st.DrawFn, scratch: Path) -> list[str]:
+    """`play` or `replay` with outputs anywhere: each is written, or refused in one line
+    before the game (exit 2); a game played keeps its record."""
+    paths = _output_paths(scratch)
+    if draw(st.booleans()):
+        flags = draw(st.lists(st.sampled_from(OUTPUT_FLAGS), min_size=1, max_size=3,
+                              unique=True))
+        argv = ["play", "-q", "-l", "testClassic", "-p", "greedy", "--max-moves", "12",
+                "--seed", "1"]
+    else:
+        replay = scratch / "output-replay.json"
+        if not replay.exists():
+            assert run(["play", "-q", "-l", "testClassic", "-p", "greedy", "--max-moves", "12",
+                        "--seed", "1", "--record", str(replay)])[0] == 0
+        flags = draw(st.lists(st.sampled_from(["--html", *OUTPUT_FLAGS[2:]]), min_size=1,
+                              max_size=3, unique=True))
+        argv = ["replay", str(replay), draw(st.sampled_from(["-q", "-t"])), "--frame-time", "0"]
+    for flag in flags:
+        value = draw(NUMBERS) if flag.startswith("--animation") else draw(
+            st.sampled_from(paths))
+        argv += [flag, value]
+    return argv
+
+
 @pytest.fixture(scope="module")
 def scratch() -> Iterator[Path]:
     with tempfile.TemporaryDirectory() as folder:
@@ -201,6 +246,38 @@ def test_random_play_command_lines(data: st.DataObject, scratch: Path) -> None:
 @given(data=st.data())
 def test_random_other_command_lines(data: st.DataObject, scratch: Path) -> None:
     verdict(data.draw(other_argv(scratch)))
+
+
+def _output_case(argv: list[str], scratch: Path) -> str:
+    """One `output_argv` input: its verdict, and the game's record intact when one was
+    asked for and the command went through (exit 0) or failed only after the game."""
+    import shutil
+
+    shutil.rmtree(scratch / "out", ignore_errors=True)
+    shutil.rmtree(scratch / "new", ignore_errors=True)
+    ending = verdict(argv)
+    if "--record" in argv and ending == "ok":
+        from pacman.replay import load_replay, verify
+
+        assert verify(load_replay(argv[argv.index("--record") + 1])).matches
+    return ending
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_output_paths(data: st.DataObject, scratch: Path) -> None:
+    _output_case(data.draw(output_argv(scratch)), scratch)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(data=st.data())
+def test_many_random_output_paths(data: st.DataObject, scratch: Path) -> None:
+    _output_case(data.draw(output_argv(scratch)), scratch)
 
 
 @pytest.mark.slow

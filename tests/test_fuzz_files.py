@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fuzz_cli import run, verdict
+from test_fuzz_cli import deadline, run, verdict
 
 from pacman.errors import PacmanError
 
@@ -393,3 +393,124 @@ def _fuzz_env(examples: int) -> Callable[..., None]:
 
 test_fuzzed_env_actions = _fuzz_env(FEW)
 test_many_fuzzed_env_actions = pytest.mark.slow(_fuzz_env(MANY))
+
+
+# --- names with lone surrogates (issue 46) ----------------------------------------------------
+
+#: text no UTF-8 encoder writes (lone surrogates), with other hostile text around it
+SURROGATE_TEXT = st.sampled_from([
+    "\ud800", "bad\ud800name", "\udfff" * 300, "\ud83d\ude00", "\udc80\x1b[31m", "a\ud800\n",
+    "\ud800" + "x" * 250, "\x00\ud800", "%\ud800%", "é\udbff"])
+
+
+def _text_paths(document: Any) -> list[tuple[Any, ...]]:
+    """Where `document` holds text (keys excepted)."""
+    return [path for path in _paths(document) if path and isinstance(_at(document, path), str)]
+
+
+def _at(document: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        document = document[key]
+    return document
+
+
+def _fuzz_surrogate_replays(examples: int) -> Callable[..., None]:
+    @settings(max_examples=examples, deadline=None, derandomize=examples == FEW,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(data=st.data())
+    def test(data: st.DataObject, seeds: dict[str, Path], tmp_path_factory: Any) -> None:
+        scratch = tmp_path_factory.mktemp("surrogates")
+        document = json.loads(seeds["replay"].read_text(encoding="utf-8"))
+        places = _text_paths(document)
+        for _ in range(data.draw(st.integers(1, 4))):
+            document = _replace(document, data.draw(st.sampled_from(places)),
+                                data.draw(SURROGATE_TEXT))
+        if data.draw(st.booleans()):
+            document[data.draw(SURROGATE_TEXT)] = 1  # an unknown key
+        target = scratch / "names.json"
+        target.write_text(json.dumps(document), encoding="utf-8")  # "\ud800": valid JSON
+        for argv in (["replay", str(target), "-q", "--html", str(scratch / "page.html")],
+                     ["replay", str(target), "-t", "--frame-time", "0", "--screenshot",
+                      str(scratch / "end.png")],
+                     ["replay", str(target), "-q", "--gif", str(scratch / "game.gif")]):
+            check(argv)
+    return test
+
+
+test_fuzzed_surrogate_replays = _fuzz_surrogate_replays(FEW // 2)
+test_many_fuzzed_surrogate_replays = pytest.mark.slow(_fuzz_surrogate_replays(MANY // 2))
+
+
+_DESCRIBED = '''
+from pacman.agents.simple import RandomAgent
+
+
+class Named(RandomAgent):
+    def describe(self):
+        return {name!r}
+'''
+
+
+def _fuzz_surrogate_describe(examples: int) -> Callable[..., None]:
+    @settings(max_examples=examples, deadline=None, derandomize=examples == FEW,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(name=SURROGATE_TEXT, isolation=st.sampled_from(["none", "process"]),
+           output=st.sampled_from([["-t", "--frame-time", "0"], ["-q", "--gif", "game.gif"],
+                                   ["-q", "--screenshot", "end.png"]]))
+    def test(name: str, isolation: str, output: list[str], tmp_path_factory: Any,
+             monkeypatch: pytest.MonkeyPatch) -> None:
+        from pacman.replay import load_replay, verify
+
+        scratch = tmp_path_factory.mktemp("describe")
+        (scratch / "named.py").write_text(_DESCRIBED.format(name=name), encoding="utf-8")
+        monkeypatch.chdir(scratch)
+        assert verdict(["play", "--agents", "named.py", "-p", "Named", "-l", "testClassic",
+                        "--max-moves", "6", "--seed", "1", "--isolation", isolation,
+                        "--record", "game.json", *output]) == "ok"
+        replay = load_replay(scratch / "game.json")  # the record intact, with a safe name
+        assert verify(replay).matches
+        assert replay.record.agents[0].encode("utf-8")
+    return test
+
+
+test_fuzzed_surrogate_describe = _fuzz_surrogate_describe(FEW // 2)
+test_many_fuzzed_surrogate_describe = pytest.mark.slow(_fuzz_surrogate_describe(MANY // 2))
+
+
+# --- the notebook's play (issue 46) -----------------------------------------------------------
+
+_NOTEBOOK_VALUES = st.sampled_from([
+    None, True, 0, -1, 1, 2, 1.5, float("nan"), float("inf"), 10**400, "", "1", "\ud800",
+    "testClassic", "greedy", "RandomGhost", b"x", [1], {"a": 1}, object()])
+
+
+def _fuzz_notebook(examples: int) -> Callable[..., None]:
+    @settings(max_examples=examples, deadline=None, derandomize=examples == FEW,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test(data: st.DataObject) -> None:
+        import inspect
+
+        from pacman.notebook import play
+        from pacman.record import GameRecord
+
+        names = list(inspect.signature(play).parameters)
+        call: dict[str, Any] = {"pacman": "greedy", "layout": "testClassic", "live": False,
+                                "max_moves": 5}
+        for name in data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=3,
+                                       unique=True)):
+            call[name] = data.draw(_NOTEBOOK_VALUES)
+        if isinstance(call.get("max_moves"), int) and not 0 < call["max_moves"] <= 5:
+            call["max_moves"] = 5  # a game that ends soon
+        try:
+            with deadline(30):
+                assert isinstance(play(**call), GameRecord)
+        except PacmanError as error:
+            assert "\n" not in str(error) and str(error), (call, error)
+    return test
+
+
+test_fuzzed_notebook_play = _fuzz_notebook(FEW * 2)
+test_many_fuzzed_notebook_play = pytest.mark.slow(_fuzz_notebook(MANY * 2))

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import math
+import os
 import re
+import stat
 import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
 
 from pacman import settings_text as settings
@@ -30,6 +36,40 @@ split_agent = settings.split_agent
 typed = settings.typed
 
 
+#: the longest number text read: far more digits than any bound here needs (a seed has 19),
+#: few enough that reading one is instant (Python's `int` refuses 4,300 digits, slowly)
+MAX_NUMBER_CHARS = 100
+
+#: a number as people type it, in ASCII digits (`float` also takes `1_0` and other scripts'
+#: digits, such as `٣`; agent settings refuse them too)
+_DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
+_WHOLE = re.compile(r"\s*[+-]?\d+\s*", re.ASCII)
+#: the words `float` reads: read, so that the range (never met by them) says what is wanted
+_FLOAT_WORDS = re.compile(r"\s*[+-]?(?:inf|infinity|nan)\s*", re.ASCII | re.IGNORECASE)
+
+
+def read_number(text: str, kind: type[float] = float) -> float | None:
+    """`text` as a number of `kind` (`int`: a whole number), or None when it is not one.
+
+    The one reading of a number on the command line: ASCII digits, an optional sign, for a
+    float a decimal point and exponent (and `inf` and `nan`, which no range admits); at most
+    `MAX_NUMBER_CHARS` characters. `1_0`, `٣` and other scripts' digits, which `int()` and
+    `float()` take, are not numbers here, as in agent settings (`pacman.settings_text`).
+    """
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
+    if kind is int:
+        return int(text) if _WHOLE.fullmatch(text) else None
+    if _DECIMAL.fullmatch(text) or _FLOAT_WORDS.fullmatch(text):
+        return float(text)
+    return None
+
+
+def shown(text: str, most: int = 40) -> str:
+    """`text` quoted for a one-line message, cut to `most` characters."""
+    return repr(text) if len(text) <= most else repr(text[:most - 3] + "...")
+
+
 @overload
 def number_in(low: float, high: float, kind: type[int], *, low_open: bool = False
               ) -> Callable[[str], int]: ...
@@ -42,39 +82,35 @@ def number_in(low: float, high: float, kind: type[float] = float, *, low_open: b
 
 def number_in(low: float, high: float, kind: type[float] = float, *, low_open: bool = False
               ) -> Callable[[str], float]:
-    """An argparse type: a finite number of `kind` in [low, high] (`low_open`: above low)."""
+    """An argparse type: a finite number of `kind` in [low, high] (`low_open`: above low),
+    read by `read_number`."""
 
     def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except (ValueError, OverflowError):
+        value = read_number(text, kind)
+        if value is None:
             whole = "whole " if kind is int else ""
-            raise argparse.ArgumentTypeError(f"expected a {whole}number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a {whole}number, got {shown(text)}")
         if not math.isfinite(value) or value > high or (value <= low if low_open
                                                          else value < low):
             side = f"> {low:g}" if low_open else f">= {low:g}"
             raise argparse.ArgumentTypeError(f"expected a number {side} and <= {high:g}, got "
-                                             f"{text}")
+                                             f"{text.strip()}")
         return value
 
     return parse
 
 
-#: a number as people type it, in ASCII digits (`float` also takes `1_0` and other scripts' digits)
-_DECIMAL = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
-
-
 def seconds(text: str) -> float:
     """An argparse type: a time limit in seconds, checked by the one check of a time limit
-    (`pacman.limits.seconds`: above 0 and at most `MAX_SECONDS`), typed in ASCII digits."""
+    (`pacman.limits.seconds`: above 0 and at most `MAX_SECONDS`), read by `read_number`."""
+    value = read_number(text)
     try:
-        if _DECIMAL.fullmatch(text):
-            return checked_seconds(float(text), "a time limit")
+        if value is not None:
+            return checked_seconds(value, "a time limit")
     except LimitError:
         pass
-    shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
     raise argparse.ArgumentTypeError(f"expected seconds > 0 and at most {MAX_SECONDS:,.0f}, "
-                                     f"got {shown}")
+                                     f"got {shown(text)}")
 
 
 #: Bounds of the plain number options: finite, and far beyond any sensible use.
@@ -106,11 +142,8 @@ def animation_fps(text: str) -> float:
     try:
         return _fps_in_range(text)
     except argparse.ArgumentTypeError as error:
-        try:
-            too_fast = float(text) > MAX_ANIMATION_FPS
-        except ValueError:
-            too_fast = False
-        if too_fast:
+        value = read_number(text)
+        if value is not None and value > MAX_ANIMATION_FPS:
             raise argparse.ArgumentTypeError(
                 f"{error} (browsers play frames shorter than 20 ms at 10 fps; to go through "
                 f"a game faster, keep fewer rounds with --animation-skip)") from None
@@ -139,26 +172,31 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
                              "end screen (default 1: every round)")
 
 
-def check_output_paths(args: argparse.Namespace) -> None:
-    """Refuse output paths that cannot be written before any game is played."""
-    from pathlib import Path
+#: Every option of a command that names a file or folder it writes: (attribute, flag, kind);
+#: kind "file", "folder", or "animation" (a file for a .gif/.webp name, else a folder of PNGs)
+OUTPUT_OPTIONS = (("record", "--record", "file"), ("record_dir", "--record-dir", "folder"),
+                  ("screenshot", "--screenshot", "file"), ("gif", "--gif/--animation", "animation"),
+                  ("html", "--html", "file"))
 
-    for option, kind in (("record", "file"), ("screenshot", "file"), ("record_dir", "folder"),
-                         ("gif", "any")):
+
+def check_output_paths(args: argparse.Namespace) -> None:
+    """Refuse output paths that cannot be written, and animation options that cannot apply,
+    before any game is played: each of `OUTPUT_OPTIONS` the command has goes through
+    `check_output`; two options naming the same path are a mistake too."""
+    seen: dict[str, str] = {}
+    for option, flag, kind in OUTPUT_OPTIONS:
         value = getattr(args, option, None)
         if value is None:
             continue
-        flag = "--gif/--animation" if option == "gif" else "--" + option.replace("_", "-")
         if not value.strip():
             raise UsageError(f"{flag} needs a {'folder' if kind == 'folder' else 'file'} name")
-        path = Path(value)
-        if kind == "file" and path.is_dir():
-            raise UsageError(f"{flag} {value} is a folder: give a file name")
-        if kind == "folder" and path.exists() and not path.is_dir():
-            raise UsageError(f"{flag} {value} is a file: give a folder")
-        if kind == "any" and animation_format(path) and path.is_dir():
-            raise UsageError(f"{flag} {value} is a folder: give a file name ending in "
-                             f"{path.suffix}")
+        folder = kind == "folder" or (kind == "animation" and animation_format(value) is None)
+        check_output(flag, value, folder=folder)
+        key = os.path.normcase(os.path.abspath(value))
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {flag} both write {_path_text(value)}: "
+                             "give each its own name")
+        seen[key] = flag
     gif = getattr(args, "gif", None)
     for option in ("animation_fps", "animation_skip"):
         value = getattr(args, option, None)
@@ -171,6 +209,125 @@ def check_output_paths(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag} sets the speed of a .gif or .webp file; a folder of PNG "
                              f"frames ({gif}) has none")
 
+
+
+def check_output(flag: str, value: str, *, folder: bool = False) -> None:
+    """Raise a one-line `UsageError` unless `value` can be written as a file (or, `folder`,
+    a folder of files), saying why: checked on the disk, before anything is played.
+
+    The path must be empty of nothing but a name, a regular file (never a device such as
+    `/dev/null` or `/dev/full`, nor a folder) or a folder as asked when it exists, writable,
+    and under a folder this process can write in (its missing folders are made later), with
+    no name longer than the file system takes. Checked by doing: a missing file or folder is
+    made and removed again, a folder is written in, so that what the kernel refuses (read-only
+    mounts, `/proc`, permissions, for root too where they bind it) is refused here."""
+    what = "folder" if folder else "file"
+    if not value.strip():
+        raise UsageError(f"{flag} needs a {what} name")
+    problem = _unwritable(Path(value), folder)
+    if problem:
+        raise UsageError(f"{flag} {_path_text(value)} {problem}")
+
+
+def _unwritable(path: Path, folder: bool) -> str | None:
+    """Why `path` cannot be written (as a folder if `folder`), or None: `check_output`."""
+    if "\0" in str(path):
+        return "holds a NUL character"
+    try:
+        info: os.stat_result | None = path.stat()
+    except OSError as error:
+        if not _missing(error):  # a loop of links, no permission
+            return _why(error, path)
+        info = None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            if not folder:
+                suffix = path.suffix if animation_format(path) else ""
+                return (f"is a folder: give a file name ending in {suffix}" if suffix
+                        else "is a folder: give a file name")
+            return _probe_folder(path)
+        if not stat.S_ISREG(info.st_mode):  # /dev/null, /dev/full, a pipe: never written
+            return (f"is a device, a pipe or a socket: give a {'folder' if folder else 'file'} "
+                    "name")
+        if folder:
+            return "is a file: give a folder"
+        if not os.access(path, os.W_OK):
+            return "cannot be written: permission denied (or a read-only file system)"
+        return None
+    # missing: the nearest folder that exists must be one this process writes in
+    missing = [path]
+    parent = path.parent
+    while True:
+        try:
+            info = parent.stat()
+        except OSError as error:
+            if not _missing(error):
+                return _why(error, parent)
+            if parent == parent.parent:
+                return "is on no folder that exists"
+            missing.append(parent)
+            parent = parent.parent
+            continue
+        break
+    if not stat.S_ISDIR(info.st_mode):
+        return f"cannot be made: {_path_text(str(parent))} is a file, not a folder"
+    longest = _name_max(parent)
+    for part in missing:
+        size = len(os.fsencode(part.name))
+        if size > longest:
+            return f"cannot be made: a name of {size} bytes (this file system takes {longest})"
+    if len(missing) > 1:  # the folders in between are made when it is written
+        return _probe_folder(parent)
+    try:  # the file or folder itself, made and removed again: the kernel's own answer
+        if folder:
+            path.mkdir()
+            path.rmdir()
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            path.unlink()
+    except OSError as error:
+        return _why(error, path)
+    return None
+
+
+def _path_text(path: str, most: int = 200) -> str:
+    """A path as one line of text: what is not printable escaped, cut to `most` characters."""
+    text = path if path.isprintable() else repr(path)[1:-1]
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _missing(error: OSError) -> bool:
+    """Whether a `stat` error means the path is not there yet: missing, under a file (which
+    the walk up finds), or a name too long (which the walk up measures)."""
+    return error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG)
+
+
+def _probe_folder(folder: Path) -> str | None:
+    """Why no file can be made in `folder`, or None (a file made there and removed)."""
+    try:
+        descriptor, name = tempfile.mkstemp(prefix=".pacman-check-", dir=folder)
+    except OSError as error:
+        return f"cannot be written in {_path_text(str(folder))}: {error.strerror or error}"
+    os.close(descriptor)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+    return None
+
+
+def _name_max(folder: Path) -> int:
+    """The longest name, in bytes, the file system of `folder` takes (255 if it cannot say)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _why(error: OSError, path: Path) -> str:
+    """An `OSError` met on `path` as the end of a one-line message."""
+    reason = error.strerror or type(error).__name__
+    where = f" ({error.filename})" if error.filename and str(error.filename) != str(path) \
+        else ""
+    return f"cannot be written: {reason}{where}"
 
 ISOLATION_HELP = ("where a user's agent (a file, a module, a CS188 class, or an "
                   "evaluation=module:function) runs: process (default), in an agent host of its "

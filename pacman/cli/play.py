@@ -293,7 +293,9 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
                   f"{record.score}, {record.pacman_moves} moves{fault}")
         game += 1
         _save_replays(args, record, layout, num_ghosts, game)
-        if record.outcome is Outcome.STOPPED or getattr(display, "quit_requested", False):
+        failure = getattr(display, "failure", None)  # a --gif/--screenshot not written
+        if failure is not None or record.outcome is Outcome.STOPPED or getattr(
+                display, "quit_requested", False):
             break
     close = getattr(display, "close", None)
     if callable(close):
@@ -303,6 +305,9 @@ def _play_games(args: argparse.Namespace, layout: Layout, num_ghosts: int, base_
         print(f"wrote {written}")
     if args.record_dir and records:
         print(f"recorded {len(records)} game(s) in {args.record_dir}")
+    failure = getattr(display, "failure", None)
+    if failure is not None:  # the game and its record are kept; the file is one line, exit 2
+        raise failure
     return 0
 
 

@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     """`pacman replay`: show a recorded game and check the file field by field."""
     from pacman.replay import load_replay, verify
 
-    check_output_paths(args)
-    html_path = _html_path(args)
+    check_output_paths(args)  # --html, --gif, --screenshot: each writable, or one line
+    html_path: str | None = args.html
     replay = load_replay(args.file)
     verdict = verify(replay)  # checks every action before anything is shown
     record = replay.record
@@ -95,20 +95,6 @@ def run(args: argparse.Namespace) -> int:
     if not verdict.matches:
         return 1
     return 1 if args.strict and verdict.unverified else 0
-
-
-def _html_path(args: argparse.Namespace) -> str | None:
-    """The --html path, refused up front when it can never be a file."""
-    from pathlib import Path
-
-    value: str | None = getattr(args, "html", None)
-    if value is None:
-        return None
-    if not value.strip():
-        raise UsageError("--html needs a file name")
-    if Path(value).is_dir():
-        raise UsageError(f"--html {value} is a folder: give a file name")
-    return value
 
 
 def _write_html(replay: Replay, verdict: Verdict, path: str) -> None:
@@ -150,6 +136,9 @@ def _show(replay: Replay, args: argparse.Namespace) -> GameRecord | None:
         close()
     for written in getattr(display, "written", ()):
         print(f"wrote {written}")
+    failure = getattr(display, "failure", None)  # a --gif/--screenshot not written: exit 2
+    if failure is not None:
+        raise failure
     return shown
 
 

@@ -10,12 +10,13 @@ before a game is played).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import tempfile
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -163,6 +164,9 @@ class FrameExport:
         self.frame_ms = (frame_ms_at(fps, self.kind) if fps is not None and self.kind
                          else max(20, round(1000 * (frame_time if frame_time > 0 else 0.1))))
         self.written: list[Path] = []
+        #: the first file that could not be written, if any (`finish`): the game and its
+        #: record are not touched by it; the command says it once the record is saved
+        self.failure: ExportError | None = None
         self._renderer: Renderer | None = None
         self._agents: tuple[str, ...] = ()
         self._frames: list[bytes] = []
@@ -194,16 +198,18 @@ class FrameExport:
         self.inner.update(state, move)
 
     def finish(self, state: GameState, record: GameRecord) -> None:
-        """Write the screenshot and the animation, then let the inner display finish."""
+        """Write the screenshot and the animation, then let the inner display finish.
+
+        A file that cannot be written (a full disk, a folder removed during the game) does
+        not end the game's business: it is kept in `failure`, for the command to say once
+        the game is recorded, and the inner display finishes all the same."""
         assert self._renderer is not None
         banner = end_banner(record, bool(getattr(self.inner, "keyboard_mode", False)))
         last = self._renderer.render(state, self._agents, self._last_move, banner=banner)
         self.written = []
-        if self.screenshot is not None:
-            self.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            save_png(last, self.screenshot)
-            self.written.append(self.screenshot)
-        if self.gif is not None:
+        if self.screenshot is not None and self.failure is None:
+            self._write(self.screenshot, lambda target: save_png(last, target))
+        if self.gif is not None and self.failure is None:
             # the last frame is the end screen: it takes the final round's place (kept or
             # skipped), or follows the last round when the game ended mid-round (or crashed)
             final_round = state == self._captured and self._offered > 0
@@ -212,17 +218,35 @@ class FrameExport:
                 self._offered += 1
             self._captured, self._captured_kept = state, True
             if self.kind is not None:
-                self.gif.parent.mkdir(parents=True, exist_ok=True)
                 size = self._renderer.size
                 save = save_gif if self.kind == "gif" else save_webp
-                save(self._decoded(size), self.gif, self.frame_ms)
-            self.written.append(self.gif)
+                self._write(self.gif, lambda target: save(self._decoded(size), target,
+                                                          self.frame_ms))
+            elif self.failure is None:
+                self.written.append(self.gif)
         self.inner.finish(state, record)
+
+    def _write(self, path: Path, write: Callable[[Path], None]) -> None:
+        """Write one file (its folder made first); a failure is kept in `failure`."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write(path)
+        except (OSError, pygame.error) as error:
+            self._failed(path, error)
+        else:
+            self.written.append(path)
+
+    def _failed(self, path: Path, error: BaseException) -> None:
+        """Keep the first file that could not be written, as a one-line `ExportError`."""
+        if self.failure is None:
+            reason = (error.strerror if isinstance(error, OSError) and error.strerror
+                      else str(error) or type(error).__name__)
+            self.failure = ExportError(f"cannot write {path}: {reason}")
 
     def _capture(self, state: GameState, move: MoveInfo | None) -> None:
         """Offer the frame of a round; keep it (render it) when its index is a multiple of
         `skip`."""
-        if self.gif is None or self._renderer is None:
+        if self.gif is None or self._renderer is None or self.failure is not None:
             return
         self._captured_kept = self._offered % self.skip == 0
         if self._captured_kept:
@@ -242,11 +266,15 @@ class FrameExport:
             else:
                 self._frames.append(data)
         else:
-            if self._frame_count == 0:
-                self.gif.mkdir(parents=True, exist_ok=True)
-                for old in self.gif.glob("frame-*.png"):
-                    old.unlink()
-            save_png(frame, self.gif / f"frame-{self._frame_count:05d}.png")
+            try:
+                if self._frame_count == 0:
+                    self.gif.mkdir(parents=True, exist_ok=True)
+                    for old in self.gif.glob("frame-*.png"):
+                        old.unlink()
+                save_png(frame, self.gif / f"frame-{self._frame_count:05d}.png")
+            except (OSError, pygame.error) as error:
+                self._failed(self.gif, error)  # no more frames: the game goes on
+                return
         self._frame_count += 1
 
     def _decoded(self, size: tuple[int, int]) -> Iterator[npt.NDArray[np.uint8]]:
@@ -265,23 +293,99 @@ def save_png(frame: npt.NDArray[np.uint8], path: str | Path) -> None:
 
 def save_gif(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,
              frame_ms: int = 100, hold_last_ms: int = HOLD_LAST_MS) -> None:
-    """Write frames as an animated GIF (needs Pillow); the last frame is held longer."""
-    check_gif_support()
-    from PIL import Image
+    """Write frames as an animated GIF (needs Pillow); the last frame is held longer.
 
-    images: list[Any] = []
+    One palette for every frame (the first frame's 128 colours: no flicker, fast quantising).
+    The file is written a frame at a time, as the frames come: a long game never holds its
+    frames decoded in memory, only the last two (Pillow's own `save_all` keeps every frame of
+    the file it writes: about 0.5 MB a frame of mediumClassic). The bytes are those Pillow's
+    `save_all` writes for the same list (`optimize=False`, `disposal=1`, `loop=0`): each
+    frame after the first is the box that changed since the frame before, with its colour
+    table, written by Pillow's GIF helpers `getheader` and `getdata`; a frame equal to the one
+    before lengthens it; a game of one picture is Pillow's one-frame GIF. A file that cannot be
+    written to the end is removed.
+    """
+    check_gif_support()
+    from PIL import GifImagePlugin, Image, ImageChops
+
     palette: Any = None
+    shown: Any = None  # the last frame that differs from the one before it
+    pending: tuple[Any, tuple[int, int, int, int] | None, int] | None = None  # not written yet
+    options = {"loop": 0, "optimize": False, "disposal": 1}
+    path = Path(path)
+    file = None
+    try:
+        for frame, duration in _timed(frames, frame_ms, max(frame_ms, hold_last_ms)):
+            image = Image.fromarray(frame, "RGB")
+            if palette is None:
+                palette = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+            picture = image.quantize(palette=palette, dither=Image.Dither.NONE)
+            if pending is None:
+                pending, shown = (picture, None, duration), picture
+                continue
+            box = _changed_box(shown, picture, ImageChops)
+            if box is None:  # the same picture: the one shown stays longer
+                pending = (pending[0], pending[1], pending[2] + duration)
+                continue
+            if file is None:  # a second picture: an animation (the header, then frames)
+                file = path.open("wb")
+                header, _ = GifImagePlugin.getheader(pending[0].copy(), None,
+                                                     {**options, "duration": pending[2]})
+                file.write(b"".join(header))
+            file.write(b"".join(_gif_frame(GifImagePlugin, pending, options)))
+            pending, shown = (picture, box, duration), picture
+        if pending is None:
+            raise ExportError("no frames to write")
+        if file is None:  # one picture all game long: Pillow's one-frame GIF
+            pending[0].save(str(path), format="GIF", save_all=True, duration=[pending[2]],
+                            **options)
+            return
+        file.write(b"".join(_gif_frame(GifImagePlugin, pending, options)))
+        file.write(b";")
+        file.close()
+    except BaseException:
+        if file is not None:  # a part of a GIF is no GIF (closing may fail again: disk full)
+            with contextlib.suppress(OSError):
+                file.close()
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+
+
+def _timed(frames: Iterator[npt.NDArray[np.uint8]], frame_ms: int, last_ms: int
+           ) -> Iterator[tuple[npt.NDArray[np.uint8], int]]:
+    """Each frame with its duration: `frame_ms`, the last one `last_ms`."""
+    previous: npt.NDArray[np.uint8] | None = None
     for frame in frames:
-        image = Image.fromarray(frame, "RGB")
-        if palette is None:  # one palette for all frames: no flicker, fast quantising
-            palette = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
-        images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
-    if not images:
-        raise ExportError("no frames to write")
-    durations = [frame_ms] * len(images)
-    durations[-1] = max(frame_ms, hold_last_ms)
-    images[0].save(str(path), save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False, disposal=1)
+        if previous is not None:
+            yield previous, frame_ms
+        previous = frame
+    if previous is not None:
+        yield previous, last_ms
+
+
+def _changed_box(before: Any, after: Any, chops: Any) -> tuple[int, int, int, int] | None:
+    """The box of the pixels that differ between two palette pictures (None: none), as
+    Pillow's GIF writer finds it."""
+    if bytes(before.palette.palette) != bytes(after.palette.palette):
+        before, after = before.convert("RGBA"), after.convert("RGBA")
+    box: tuple[int, int, int, int] | None = chops.subtract_modulo(after, before).getbbox(
+        alpha_only=False)
+    return box
+
+
+def _gif_frame(plugin: Any, frame: tuple[Any, tuple[int, int, int, int] | None, int],
+               options: dict[str, Any]) -> list[bytes]:
+    """One frame's bytes: the whole first picture, or the changed box with its colours."""
+    picture, box, duration = frame
+    if box is None:
+        data: list[bytes] = plugin.getdata(picture, (0, 0), **options, duration=duration)
+        return data
+    if box != (0, 0, *picture.size):
+        picture = picture.crop(box)
+    data = plugin.getdata(picture, box[:2], **options, duration=duration,
+                          include_color_table=True)
+    return data
 
 
 def save_webp(frames: Iterator[npt.NDArray[np.uint8]], path: str | Path,

@@ -270,6 +270,7 @@ class Renderer:
         return self._board
 
     def _text(self, text: str, color: Color, big: bool = False) -> pygame.Surface:
+        text = text.replace("\0", "\ufffd")  # pygame's fonts refuse NUL (a name may hold one)
         key = (("big:" if big else "") + text, color)
         surface = self._texts.get(key)
         if surface is None:

@@ -25,6 +25,12 @@ text to `decode_json` and the result to `parse_replay`:
   `tree_size`, `stopped`, `budget`, `c`); keys a summary has beyond those are left out and
   listed in `Replay.ignored`.
 
+Text is read as the file says, except a lone surrogate (JSON's valid escape `"\\ud800"`, half
+of a UTF-16 pair with no other half): no encoder writes one, so each is read as U+FFFD, the
+replacement character, in every text of the record, the layout and the keys listed as ignored
+(a terminal, a page and a picture can then show them); `Replay.fields`, which the digest is
+checked against, keeps the file's own text.
+
 A value of the right type that the game cannot have written is not an error: a fractional
 number where the game writes whole ones, a seed outside `[-2**64, 2**64)`, a negative
 `pacman_moves`, `num_ghosts`, `fault_agent` or node count. It is kept as a `Difference` in
@@ -199,6 +205,23 @@ def _is_pairs(first: Callable[[Any], bool], second: Callable[[Any], bool]) -> Ca
     return check
 
 
+def safe_text(text: str) -> str:
+    """`text` with each lone surrogate (U+D800 to U+DFFF, which no UTF-8 encoder writes)
+    replaced by U+FFFD: what a replay's text is read as."""
+    if text.isascii():  # the common case, at once
+        return text
+    return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
+
+
+def _safe_texts(value: Any) -> Any:
+    """A checked trace field (text, a number, a list of pairs) with `safe_text` text."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [_safe_texts(item) for item in value]
+    return value
+
+
 def _is_text(value: Any) -> bool:
     return isinstance(value, str)
 
@@ -253,8 +276,10 @@ class _Reader:
         return default
 
     def text(self, name: str, value: Any, *, optional: bool = False) -> str | None:
-        if isinstance(value, str) or (optional and value is None):
-            return value
+        if isinstance(value, str):
+            return safe_text(value)
+        if optional and value is None:
+            return None
         if value is _MISSING:
             return None
         self.malformed.append(f"{name} is {_kind(value)}, not text")
@@ -311,13 +336,13 @@ class _Reader:
                 self.malformed.append(f"{name}.{key} is not {wanted}" if kind == "a list" else
                                       f"{name}.{key} is {kind}, not {wanted}")
             else:
-                summary[key] = value[key]
+                summary[key] = _safe_texts(value[key])
         if "root_visits" in summary and "root_values" in summary and [
                 pair[0] for pair in summary["root_visits"]] != [
                 pair[0] for pair in summary["root_values"]]:
             self.malformed.append(f"{name}.root_visits does not name the moves of "
                                   "root_values in their order")
-        self.unknown_trace_keys.update(key for key in value if key not in fields)
+        self.unknown_trace_keys.update(safe_text(key) for key in value if key not in fields)
         return summary
 
     def items(self, name: str, value: Any) -> list[Any]:
@@ -398,7 +423,7 @@ def parse_replay(data: Any, source: str = "<replay>") -> Replay:
         ("seed", None), ("agents", None), ("outcome", None), ("score", None),
         ("pacman_moves", None), ("actions", None), ("fault_agent", None), ("fault", None),
         ("pacman_nodes", []))}
-    ignored = tuple(sorted([key for key in data if key not in _KNOWN_KEYS]
+    ignored = tuple(sorted([safe_text(key) for key in data if key not in _KNOWN_KEYS]
                            + [f"pacman_traces.{key}" for key in read.unknown_trace_keys]))
     return Replay(layout, num_ghosts, record, package_version or "", values, digest,
                   tuple(read.problems), ignored)

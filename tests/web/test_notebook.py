@@ -137,8 +137,22 @@ def test_play_with_trace_records_the_searches() -> None:
     ({"pacman": "keyboard"}, UsageError, "the keyboard agent needs the window"),
     ({"pacman": "greedy", "trace": True}, UsageError, "does not trace its search"),
     ({"layout": "noSuchLayout"}, LayoutError, "noSuchLayout"),
-    ({"seed": -1}, UsageError, "seed must be a whole number >= 0, got -1"),
-    ({"seed": 1.5}, UsageError, "seed must be a whole number >= 0, got 1.5"),
+    ({"seed": -1}, UsageError, "seed must be a whole number from 0 to 9223372036854775807, "
+                               "got -1"),
+    ({"seed": 1.5}, UsageError, "seed must be a whole number from 0 to 9223372036854775807, "
+                                "got 1.5"),
+    ({"seed": 10**400}, UsageError, "got a whole number of 401 digits"),
+    ({"layout": None}, UsageError, "layout must be a layout name (\"smallClassic\"), a .lay "
+                                   "file or a Layout, got None"),
+    ({"layout": 3}, UsageError, "layout must be a layout name"),
+    ({"layout": ["smallClassic"]}, UsageError, "a Layout, got a list"),
+    ({"trace": "yes"}, UsageError, "trace must be True or False, got 'yes'"),
+    ({"live": 1}, UsageError, "live must be True, False or None, got 1"),
+    ({"frame_time": None}, UsageError, "frame_time must be seconds from 0 to 60, got None"),
+    ({"frame_time": float("nan")}, UsageError, "frame_time must be seconds from 0 to 60"),
+    ({"height": "500"}, UsageError, "height must be a whole number from 100 to 10000, got "
+                                    "'500'"),
+    ({"height": True}, UsageError, "height must be a whole number from 100 to 10000"),
     ({"every": 0}, UsageError, "every must be a whole number >= 1, got 0"),
     ({"move_time_limit": 0}, LimitError, "the move time limit: expected seconds > 0 and at "
                                          "most 1,000,000, got 0"),
@@ -152,6 +166,19 @@ def test_a_bad_argument_is_one_line(call: dict[str, Any], error: type[PacmanErro
         play(**{"live": False, **call})
     assert message in str(raised.value)
     assert "\n" not in str(raised.value)
+
+
+def test_every_argument_of_the_wrong_type_is_one_line() -> None:
+    """Issue 46 (12): `play(layout=None)` was a bare TypeError. Every argument of `play`,
+    given a value of no type it takes, is the documented one-line PacmanError."""
+    import inspect
+
+    for name in inspect.signature(play).parameters:
+        for wrong in (object(), b"x", [1], {"a": 1}, float("nan")):
+            with pytest.raises(PacmanError) as raised:
+                play(**{"pacman": "greedy", "layout": "testClassic", "live": False,
+                        "max_moves": 2, name: wrong})
+            assert "\n" not in str(raised.value), (name, wrong)
 
 
 def test_the_move_cap_is_pacman_plays() -> None:
