@@ -34,7 +34,7 @@ class BaseAgent(Generic[S]):
 
     def __init__(self, index: int = 0, settings: S | None = None, **values: Any) -> None:
         self.index = index
-        self.rng = random.Random(0)
+        self._rng: random.Random | None = None
         name = type(self).__name__
         if settings is None:
             try:
@@ -60,9 +60,21 @@ class BaseAgent(Generic[S]):
         values = {item.name: getattr(self.settings, item.name) for item in self.Settings.fields()}
         return AgentSpec.of(type(self).__name__, self.Settings.batch_settings(values))
 
+    @property
+    def rng(self) -> random.Random:
+        """The generator of every random choice: the game's (`set_rng`), or outside a game one
+        seeded with 0, made when first asked for (seeding one costs more than many moves)."""
+        if self._rng is None:
+            self._rng = random.Random(0)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+
     def set_rng(self, rng: random.Random) -> None:
         """Use the game's generator for every random choice."""
-        self.rng = rng
+        self._rng = rng
 
     def settings_text(self) -> str:
         """The settings shown in the description ('' for none)."""

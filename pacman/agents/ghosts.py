@@ -51,6 +51,10 @@ class RandomGhost(GhostAgent[AgentSettings]):
         return self.rng.choice(state.legal_actions(self.index))
 
 
+#: each direction's (dx, dy), by the direction or its name (a `Direction` hashes as its name)
+_VECTORS: dict[object, tuple[int, int]] = {d: d.vector for d in Direction}
+
+
 def directional_distribution(state: GameState, agent: int, actions: Sequence[Direction],
                              prob_attack: float = DIRECTIONAL_PROB_ATTACK,
                              prob_scared_flee: float = DIRECTIONAL_PROB_SCARED_FLEE,
@@ -60,8 +64,8 @@ def directional_distribution(state: GameState, agent: int, actions: Sequence[Dir
     scared = state.scared_timers[agent - 1] > 0
     speed = SCARED_SPEED if scared else 1.0
     px, py = state.pacman_position
-    distances = [abs(x + a.vector[0] * speed - px) + abs(y + a.vector[1] * speed - py)
-                 for a in map(Direction, actions)]
+    vectors = [_VECTORS[a] for a in actions]
+    distances = [abs(x + vx * speed - px) + abs(y + vy * speed - py) for vx, vy in vectors]
     best = max(distances) if scared else min(distances)
     p = prob_scared_flee if scared else prob_attack
     n_best = distances.count(best)
