@@ -180,12 +180,30 @@ def step_change(number: int, before: GameState, after: GameState, agent: int, ac
             "capsules": sorted(capsules), "events": events}
 
 
+#: the longest line a search can have (`pacman.agents.search_core.MAX_SEARCH_MOVES`, moves of
+#: single agents), whatever depth a summary claims
+MAX_LINE = 300
+
+
+def pv_bound(summary: Mapping[str, Any], num_agents: int) -> int:
+    """The most moves of a summary's principal variation that its search can have produced:
+    its depth in plies times the agents (each moves once a ply), at most `MAX_LINE`. A longer
+    line (a damaged or hand-made replay) is cut to it when read, so a page never replays more."""
+    depth = summary.get("depth")
+    plies = depth if isinstance(depth, int) and not isinstance(depth, bool) and depth > 0 else 1
+    return min(MAX_LINE, plies * max(1, num_agents))
+
+
 def trace_entry(summary: Mapping[str, Any], root: GameState) -> dict[str, Any]:
     """A traced Pacman move's summary as the page shows it: JSON-safe (`_clean`), with its
     principal variation (or most-visited line) played from `root`, the state Pacman searched,
-    as paths on the maze under `"pv"`."""
+    as paths on the maze under `"pv"`; the line is cut to what its depth allows (`pv_bound`)."""
+    line = summary.get("principal_variation") or []
+    if isinstance(line, list):
+        line = line[:pv_bound(summary, root.num_agents)]
+        summary = {**summary, "principal_variation": line}
     entry: dict[str, Any] = _clean(summary)
-    entry["pv"] = _pv_paths(root, summary.get("principal_variation") or [])
+    entry["pv"] = _pv_paths(root, line)
     return entry
 
 
