@@ -260,12 +260,16 @@ class DaskBackend:
         now = time.monotonic()
         if force or now - self._looked >= _LOOK_SECONDS:
             self._looked = now
-            try:
-                threads: dict[str, int] = self.client.sync(
-                    self.client.scheduler.ncores, callback_timeout=self.connect_timeout)
-            except (OSError, TimeoutError, asyncio.TimeoutError):
-                threads = {}  # the scheduler does not answer: no worker can be reached
-            self._update(threads)
+            # a Ctrl-C raised inside Dask's client (which waits in this thread) may be caught
+            # there, or turned into another error: it is held until the look is over (a few
+            # ms; at most `connect_timeout` with a scheduler that does not answer)
+            with _signals_held():
+                try:
+                    threads: dict[str, int] = self.client.sync(
+                        self.client.scheduler.ncores, callback_timeout=self.connect_timeout)
+                except (OSError, TimeoutError, asyncio.TimeoutError):
+                    threads = {}  # the scheduler does not answer: no worker can be reached
+                self._update(threads)
         if self._usable:
             self._idle_since = None
         elif self._idle_since is None:
@@ -400,6 +404,32 @@ def _signals_ignored() -> Iterator[None]:
     finally:
         for number, handler in kept.items():
             signal.signal(number, signal.SIG_DFL if handler is None else handler)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold a Ctrl-C or SIGTERM that comes during the block, and hand it to its handler when
+    the block ends (main thread only: elsewhere Python runs no handler anyway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[signal.Signals] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signal.Signals(signum))
+
+    kept = {number: signal.signal(number, hold) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+    if held:
+        handler = kept[held[0]]
+        if callable(handler):
+            handler(held[0], None)  # ours or the CLI's: raises KeyboardInterrupt
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(held[0])
 
 
 def _ignore(signum: int, frame: FrameType | None) -> None:
