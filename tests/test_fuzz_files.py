@@ -268,6 +268,16 @@ _ROW_EDITS = st.sampled_from([
     "DELETE FROM meta",
     "UPDATE meta SET value = '99'",
     "DROP TABLE meta",
+    # records that read as JSON but are not the game their row says (issue 46): an action
+    # that is no direction, a layout or ghost that is not the row's, a misspelt key
+    "UPDATE games SET record = replace(record, '\"East\"', '\"Ea{t\"') "
+    "WHERE id = (SELECT min(id) FROM games)",
+    "UPDATE games SET record = json_set(record, '$.layout', 'mediumClassic') "
+    "WHERE id = (SELECT min(id) FROM games)",
+    "UPDATE games SET record = json_set(record, '$.agents[1]', 'DirectionalGhost') "
+    "WHERE id = (SELECT min(id) FROM games)",
+    "UPDATE games SET record = replace(record, '\"fault\":', '\"faulu\":') "
+    "WHERE id = (SELECT min(id) FROM games)",
     "INSERT INTO games SELECT NULL, config_key, base_seed, game_index, seed, pacman, "
     "pacman_settings, ghost, ghost_settings, num_ghosts, layout, max_moves, move_timeout, "
     "outcome, complete, score, pacman_moves, move_seconds, nodes, nodes_moves, fault, "
@@ -278,6 +288,7 @@ _ROW_EDITS = st.sampled_from([
 def _store_commands(path: Path, scratch: Path) -> list[list[str]]:
     return [["table", str(path)], ["plot", str(path), "-o", str(scratch / "plots")],
             ["store", "check", str(path)],
+            ["store", "recover", str(path), "-o", str(scratch / "recovered.db")],
             ["batch", "-p", "greedy", "-p", "random", "-l", "testClassic", "-n", "4",
              "--max-moves", "10", "-j", "1", "-o", str(path)]]
 

@@ -274,6 +274,20 @@ def run(args: argparse.Namespace) -> int:
     """`pacman batch`: play a grid of configurations x N seeds into a results file."""
     import signal
 
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
+
+    # from the start, not only once the games begin: a `kill` while a Dask cluster starts is
+    # a Ctrl-C too (one line, exit 130), never the process killed with its workers left
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """`run` with SIGTERM taken as Ctrl-C."""
     from pacman.experiments import (
         BatchInterrupted,
         DaskBackend,
@@ -322,26 +336,21 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         return _dry_run(configs, games, seed, args.out)
     backend = None
-    if args.backend == "dask":
-        wait = DEFAULT_WORKER_WAIT if args.worker_wait is None else args.worker_wait
-        backend = DaskBackend(args.scheduler, args.jobs, worker_wait=wait, on_notice=_notice)
-
-    def terminate(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt  # `kill` stops the batch like Ctrl-C: finished games stay
-
-    previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        with BatchProgress(args.progress_every) as progress:
-            result = run_batch(configs, games=games, store=args.out, seed=seed,
-                               isolation=args.isolation,
-                               jobs=args.jobs, backend=backend, game_time_limit=game_time_limit,
-                               on_progress=progress)
+        try:
+            if args.backend == "dask":  # (a Ctrl-C while it starts: it stops what started)
+                wait = DEFAULT_WORKER_WAIT if args.worker_wait is None else args.worker_wait
+                backend = DaskBackend(args.scheduler, args.jobs, worker_wait=wait,
+                                      on_notice=_notice)
+            with BatchProgress(args.progress_every) as progress:
+                result = run_batch(configs, games=games, store=args.out, seed=seed,
+                                   isolation=args.isolation, jobs=args.jobs, backend=backend,
+                                   game_time_limit=game_time_limit, on_progress=progress)
+        finally:  # the cluster stopped before the line is printed (it ignores a second Ctrl-C)
+            if backend is not None:
+                backend.shutdown()
     except BatchInterrupted as stop:
         return interrupted(stop, args.out)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        if backend is not None:
-            backend.shutdown()
     _report(result)
     return 0
 

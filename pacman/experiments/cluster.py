@@ -13,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib
+import logging
 import math
+import os
+import signal
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import CancelledError, Executor, Future
-from contextlib import suppress
+from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from pacman.errors import BatchError, GameNotStarted, MissingExtra
@@ -99,26 +103,76 @@ class DaskBackend:
         self._running = False
         self._executor: _ClusterExecutor | None = None
         self._present: set[str] = set()  # the workers there at the last look
+        self._where = "a local Dask cluster"
         try:
             if scheduler is None:
-                self._where = "a local Dask cluster"
-                self._cluster = distributed.LocalCluster(
-                    n_workers=jobs or default_jobs(), threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address="127.0.0.1:0")
-                self.client = distributed.Client(self._cluster)
+                self._start_local(distributed, jobs or default_jobs())
             else:
                 address = _scheduler_address(scheduler)
                 self._where = f"the Dask scheduler at {address}" + (
                     "" if given else " (DASK_SCHEDULER_ADDRESS)")
                 _probe(address, connect_timeout, f"cannot use {self._where}")
                 self.client = distributed.Client(address, timeout=connect_timeout)
+            self._look(force=True)  # the workers there now are checked before a batch
         except BatchError:
             self.shutdown()
             raise
         except Exception as error:  # a local cluster's nanny that cannot start, a refused port
             self.shutdown()
             raise BatchError(f"cannot use {self._where}: {_one_line(error)}") from None
-        self._look(force=True)  # the workers there now are checked before a batch
+        except BaseException:  # Ctrl-C (or the CLI's SIGTERM) while it starts: stopped quietly
+            self.shutdown()
+            raise
+
+    def _start_local(self, distributed: Any, workers: int) -> None:
+        """Start a local cluster of `workers` worker processes, and its client.
+
+        Dask starts its worker processes from a thread of its own, and a Ctrl-C goes to every
+        process of the terminal's group: a worker that got it while it starts prints its
+        traceback, and a Ctrl-C that cuts Dask's start in two leaves Dask's machinery
+        printing more. So the cluster is started by a thread that blocks SIGINT, which every
+        thread and process it starts inherits (the workers never see a Ctrl-C: the batch stops
+        them), with Dask's logs silenced; a Ctrl-C meanwhile lands in this thread, which waits
+        for the start to end and then stops what was started (`shutdown`) before it raises.
+        Each worker also dies with the batch (`dask_setup`), quietly, if the batch is killed.
+        """
+        started: list[Any] = []
+        failed: list[BaseException] = []
+        # (not `Thread.join`: on Python 3.11 a Ctrl-C that interrupts it marks the thread
+        # as ended while it still runs)
+        done = threading.Event()
+
+        def start() -> None:
+            try:
+                with _quiet_dask():
+                    started.append(distributed.LocalCluster(
+                        n_workers=workers, threads_per_worker=1, processes=True,
+                        host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                        preload=[__name__], env={_PARENT_VARIABLE: str(os.getpid())}))
+                    started.append(distributed.Client(started[0]))
+            except BaseException as error:  # handed to the caller's thread
+                failed.append(error)
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=start, daemon=True, name="pacman-dask-start")
+        # multiprocessing starts its resource tracker in the first thread that needs it and
+        # then unblocks SIGINT there (it does not restore the mask): started here, it is not
+        # started by Dask's thread, whose mask its worker processes inherit
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+        try:
+            with _sigint_masked():  # (a Ctrl-C meanwhile is raised as it ends: in this try)
+                thread.start()
+            done.wait()
+        finally:  # (after a Ctrl-C too: what was started is handed over, then shut down)
+            if thread.ident is not None and not done.is_set():
+                with _signals_ignored():
+                    done.wait()
+            self._cluster, self.client = (started + [None, None])[:2]
+        if failed:
+            raise failed[0]
 
     @property
     def slots(self) -> int:
@@ -163,7 +217,8 @@ class DaskBackend:
         """Cancel every game sent; running tasks cannot be stopped (a game's own time limit is
         kept by its worker)."""
         self._running = False
-        executor.shutdown(wait=False, cancel_futures=True)
+        with _quiet_dask():
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self, executor: Executor) -> None:
         """Close the executor; the client stays for another batch until `shutdown`."""
@@ -171,15 +226,20 @@ class DaskBackend:
         executor.shutdown(wait=True)
 
     def shutdown(self) -> None:
-        """Close the client (and the local cluster, if this backend started one)."""
-        client, self.client = self.client, None
-        if client is not None:
-            with suppress(Exception):  # best effort: the scheduler may be gone
-                client.close(timeout=self.connect_timeout)
-        if self._cluster is not None:
-            with suppress(Exception):
-                self._cluster.close()
-            self._cluster = None
+        """Close the client (and the local cluster, if this backend started one).
+
+        Quietly, and once: Dask's logs are silenced meanwhile, and a Ctrl-C or SIGTERM that
+        comes while it closes is ignored (the batch is already stopping; both closes have a
+        time limit)."""
+        with _signals_ignored(), _quiet_dask():
+            client, self.client = self.client, None
+            cluster, self._cluster = self._cluster, None
+            if client is not None:
+                with suppress(Exception):  # best effort: the scheduler may be gone
+                    client.close(timeout=self.connect_timeout)
+            if cluster is not None:
+                with suppress(Exception):
+                    cluster.close(timeout=self.connect_timeout)
 
     def __enter__(self) -> DaskBackend:
         return self
@@ -200,12 +260,16 @@ class DaskBackend:
         now = time.monotonic()
         if force or now - self._looked >= _LOOK_SECONDS:
             self._looked = now
-            try:
-                threads: dict[str, int] = self.client.sync(
-                    self.client.scheduler.ncores, callback_timeout=self.connect_timeout)
-            except (OSError, TimeoutError, asyncio.TimeoutError):
-                threads = {}  # the scheduler does not answer: no worker can be reached
-            self._update(threads)
+            # a Ctrl-C raised inside Dask's client (which waits in this thread) may be caught
+            # there, or turned into another error: it is held until the look is over (a few
+            # ms; at most `connect_timeout` with a scheduler that does not answer)
+            with _signals_held():
+                try:
+                    threads: dict[str, int] = self.client.sync(
+                        self.client.scheduler.ncores, callback_timeout=self.connect_timeout)
+                except (OSError, TimeoutError, asyncio.TimeoutError):
+                    threads = {}  # the scheduler does not answer: no worker can be reached
+                self._update(threads)
         if self._usable:
             self._idle_since = None
         elif self._idle_since is None:
@@ -285,6 +349,106 @@ class DaskBackend:
         others = len(refused) - 1
         more = f" (and {others} other worker{'s' if others > 1 else ''})" if others else ""
         return (f"no usable Dask worker for {wait}: {worker}{more} refused: {reason}")
+
+
+_PARENT_VARIABLE = "PACMAN_DASK_BATCH"  # a local cluster's worker: the batch's process id
+
+
+@contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Silence Dask's logs on this terminal for the block (a cluster that starts or stops
+    around a Ctrl-C logs the tracebacks of its interrupted tasks).
+
+    A filter on the handlers of Dask's (and Tornado's) loggers, not their levels: a local
+    cluster sets and restores those levels itself (`silence_logs`) while it lives."""
+    handlers = {handler for name in ("distributed", "tornado")
+                for handler in logging.getLogger(name).handlers}
+    for handler in handlers:
+        handler.addFilter(_silence)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(_silence)
+
+
+def _silence(record: logging.LogRecord) -> bool:
+    """A log filter that lets nothing through."""
+    return False
+
+
+@contextmanager
+def _sigint_masked() -> Iterator[None]:
+    """Block SIGINT in this thread for the block: the threads it starts inherit the mask."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextmanager
+def _signals_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C and SIGTERM for the block (main thread only: elsewhere Python runs no
+    handler anyway), so a second one cannot cut short the stop the first one began."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = {number: signal.signal(number, _ignore) for number in (signal.SIGINT,
+                                                                    signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold a Ctrl-C or SIGTERM that comes during the block, and hand it to its handler when
+    the block ends (main thread only: elsewhere Python runs no handler anyway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[signal.Signals] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signal.Signals(signum))
+
+    kept = {number: signal.signal(number, hold) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+    if held:
+        handler = kept[held[0]]
+        if callable(handler):
+            handler(held[0], None)  # ours or the CLI's: raises KeyboardInterrupt
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(held[0])
+
+
+def _ignore(signum: int, frame: FrameType | None) -> None:
+    """A handler that does nothing (unlike SIG_IGN, a process started meanwhile keeps its
+    default)."""
+
+
+def dask_setup(worker: Any) -> None:
+    """(On a worker of a local cluster, as a Dask preload) die with the batch, quietly.
+
+    A worker's parent is the batch (its nanny runs there): killed with `kill -9`, it cannot
+    stop its workers, and each would log its lost connections for a while; the kernel ends
+    it instead (`die_with_parent`, Linux). Its Dask logs below errors are silenced."""
+    from pacman.hosting.isolation import die_with_parent
+
+    parent = os.environ.get(_PARENT_VARIABLE, "")
+    if parent.isdigit():
+        die_with_parent(int(parent))
+    logging.getLogger("distributed").setLevel(logging.ERROR)
 
 
 def _one_line(error: BaseException) -> str:

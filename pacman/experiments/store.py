@@ -53,6 +53,7 @@ file" state would become an interface between modules that nothing else should s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -76,6 +77,7 @@ from pacman.experiments.claims import (
 )
 from pacman.experiments.config import GameConfig, GameTask, StoredGame, derive_seed
 from pacman.record import GameRecord, Outcome
+from pacman.rules import Direction
 
 SCHEMA_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1: no code column (converted when written)
@@ -424,6 +426,16 @@ class ResultStore:
         problem (`_row_problem`, the record rebuilt too) or None; around a damaged page of the
         table, from the other end and then id by id. What could not be read is noted in
         `broken`."""
+        factory = self._db.text_factory
+        self._db.text_factory = _lenient_text  # a row with bytes that are not UTF-8 is a problem
+        try:
+            yield from self._salvage_rows(broken)
+        finally:
+            self._db.text_factory = factory
+
+    def _salvage_rows(self, broken: list[str]
+                      ) -> Iterator[tuple[tuple[Any, ...], str | None]]:
+        """`_salvage`, its text read leniently."""
         seen: dict[tuple[str, int, int, str], int] = {}
         cache: dict[tuple[str, str], Any] = {}
         last: int | None = None
@@ -684,6 +696,9 @@ def _row_problem(row: Sequence[Any], seen: dict[tuple[str, int, int, str], int],
     (key, base_seed, index, seed, pacman, pacman_settings, ghost, ghost_settings, num_ghosts,
      layout, max_moves, move_timeout, outcome, complete, *_, code) = values
     valid, kind, record_outcome, raw = row[24:28]
+    if record is not None and not all(_is_utf8(value) for value in values
+                                      if isinstance(value, str)):
+        return "text that is not UTF-8"  # (read by `_salvage`, which lets it through)
     try:
         for column, value, (wanted, nullable) in zip((*_CHECKED_COLUMNS[1:], "code"), values,
                                                      _COLUMN_TYPES):
@@ -750,15 +765,205 @@ def _row_problem(row: Sequence[Any], seen: dict[tuple[str, int, int, str], int],
     if record_outcome != outcome:  # (tables count the column, replays the record)
         return f"record says outcome {_shown(record_outcome)}, the row {outcome!r}"
     if record is not None:
-        try:
-            GameRecord.from_dict(json.loads(record))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
-            return f"record: {_short(error)}"
+        problem = _record_problem(record, values, cache)
+        if problem is not None:
+            return f"record: {problem}"
     game = (key, base_seed, index, code)
     first = seen.setdefault(game, row[0])
     if first != row[0]:
         return f"the same game as game row {first}, stored twice"
     return None
+
+
+#: the keys of a stored record (`GameRecord.to_dict`): all of them but the optional ones
+_RECORD_KEYS = frozenset(("layout", "seed", "agents", "outcome", "score", "pacman_moves",
+                          "actions", "fault_agent", "fault", "pacman_nodes", "think_time",
+                          "pacman_move_times", "pacman_traces"))
+_OPTIONAL_RECORD_KEYS = frozenset(("fault_agent", "fault", "pacman_nodes", "think_time",
+                                   "pacman_move_times", "pacman_traces"))
+
+
+def _record_problem(text: str, values: Sequence[Any], cache: dict[tuple[str, str], Any]
+                    ) -> str | None:
+    """What is wrong with a game row's record text (None: nothing), read as strictly as
+    `pacman replay` reads a replay file and then held against its own row.
+
+    The text must be strict JSON (`pacman.replay.reader.decode_json`: no NaN, no repeated
+    key) of an object with the keys `GameRecord.to_dict` writes and no other, whose every
+    field has the type a replay's has (`parse_replay`, with a stand-in maze: the row names
+    the layout, it does not hold it) and no value the game cannot write. Then: every action
+    is a direction; the counts agree (`pacman_moves` is Pacman's share of the actions, one
+    node count and one move time per Pacman move, one think time per agent, a fault agent
+    that is one of them); and the record agrees with its row: layout, seed, one agent per
+    ghost and Pacman, each named as its row names it (a registered agent by its own
+    description), outcome, fault, the nodes and move times summed, and a complete game's
+    score and moves (an incomplete game's are not measured: NULL). `values` is the row as
+    `_row_problem` reads it; `cache` keeps the agents' descriptions."""
+    from pacman.errors import ReplayError
+    from pacman.replay.format import FORMAT, FORMAT_VERSION
+    from pacman.replay.reader import decode_json, parse_replay
+
+    (_, _, _, seed, pacman, pacman_settings, ghost, ghost_settings, num_ghosts,
+     layout, _, _, outcome, complete, score, pacman_moves, move_seconds, nodes, nodes_moves,
+     fault, *_) = values
+    if not _is_utf8(text):
+        return "text that is not UTF-8"
+    try:
+        data = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_int=_bounded_int)
+    except ValueError as error:  # (JSONDecodeError too)
+        return _short(error)
+    except RecursionError:
+        return "nested too deeply"
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    unknown = sorted(set(data) - _RECORD_KEYS)
+    missing = sorted(_RECORD_KEYS - _OPTIONAL_RECORD_KEYS - set(data))
+    if unknown or missing:
+        return "; ".join([*(f"unknown key {_shown(name)}" for name in unknown[:3]),
+                          *(f"no key {name!r}" for name in missing[:3])])
+    # the traces are notes on the moves, checked as `GameRecord` reads them: an agent's own
+    # summary may hold what a replay refuses (`Infinity`, its own fields); the rest is the game
+    traces = data.pop("pacman_traces", [])
+    if not isinstance(traces, list) or not all(t is None or isinstance(t, dict) for t in traces):
+        return "pacman_traces is not a list of objects and nulls"
+    try:
+        strict = decode_json(json.dumps(data, allow_nan=True), "record")
+        agents = data["agents"]
+        ghosts = len(agents) - 1 if isinstance(agents, list) and agents else 0
+        replay = parse_replay({**strict, "format": FORMAT, "format_version": FORMAT_VERSION,
+                               "layout_text": _stand_in_maze(ghosts)}, "record")
+    except ReplayError as error:
+        return _short(error).removeprefix("record: ")
+    except RecursionError:
+        return "nested too deeply"
+    if replay.problems:
+        return str(replay.problems[0])
+    game = dataclasses.replace(replay.record, pacman_traces=tuple(traces))
+    data["pacman_traces"] = traces
+    strange = next((action for action in game.actions if action not in _DIRECTIONS), None)
+    if strange is not None:
+        return f"the action {_shown(strange)} is no direction ({', '.join(_DIRECTIONS)})"
+    count = len(game.agents)
+    wrong = [
+        (f"{game.pacman_moves} Pacman moves in {len(game.actions)} actions of {count} agents",
+         game.pacman_moves != -(-len(game.actions) // count)),
+        (f"{len(game.pacman_nodes)} node counts for {game.pacman_moves} Pacman moves",
+         "pacman_nodes" in data and len(game.pacman_nodes) != game.pacman_moves),
+        (f"{len(game.pacman_move_times)} move times for {game.pacman_moves} Pacman moves",
+         "pacman_move_times" in data and len(game.pacman_move_times) != game.pacman_moves),
+        (f"{len(game.think_time)} think times for {count} agents",
+         len(game.think_time) not in (0, count)),
+        (f"{len(game.pacman_traces)} traces for {game.pacman_moves} Pacman moves",
+         len(game.pacman_traces) not in (0, game.pacman_moves)),
+        (f"fault_agent {game.fault_agent} of {count} agents",
+         game.fault_agent is not None and game.fault_agent >= count),
+        (f"layout {game.layout!r}, the row's {layout!r}", game.layout not in _layout_names(layout)),
+        (f"seed {game.seed}, the row's {seed}", game.seed != seed),
+        (f"{count} agents, the row's Pacman and {num_ghosts} ghosts", count != 1 + num_ghosts),
+        (f"fault {_shown(game.fault)}, the row's {_shown(fault)}", game.fault != fault),
+        (f"complete is {complete} with score {score} and pacman_moves {pacman_moves}",
+         (score is None or pacman_moves is None) if complete else
+         (score is not None or pacman_moves is not None)),
+        (f"score {game.score}, the row's {score}", bool(complete) and game.score != score),
+        (f"{game.pacman_moves} Pacman moves, the row's {pacman_moves}",
+         bool(complete) and game.pacman_moves != pacman_moves),
+        ("its node counts disagree with the row's nodes and nodes_moves",
+         _node_columns(game.pacman_nodes) != (nodes, nodes_moves)),
+        ("its move times do not add up to the row's move_seconds",
+         float(sum(game.pacman_move_times)) != move_seconds),
+        (f"outcome {game.outcome.value!r}, the row's {outcome!r}", game.outcome.value != outcome),
+    ]
+    found = next((what for what, bad in wrong if bad), None)
+    if found is not None:
+        return found
+    for position, (name, settings, role) in enumerate(
+            [(pacman, pacman_settings, "pacman")] + [(ghost, ghost_settings, "ghost")] * ghosts):
+        said = game.agents[position]
+        expected = _description(name, settings, role, cache)
+        if expected is not None and said != expected and said.split(" ")[0] != expected:
+            return (f"agent {position} is {_shown(said)}, but the row's {role} "
+                    f"{name} says {_shown(expected)}")
+    try:
+        rebuilt = GameRecord.from_dict(data)  # what a table or a replay of the store reads
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        return _short(error)
+    if rebuilt.to_dict() != game.to_dict():
+        return "it reads differently as a replay and as a stored game"
+    return None
+
+
+_DIRECTIONS = tuple(direction.value for direction in Direction)
+
+
+def _is_utf8(text: str) -> bool:
+    """False for text with lone surrogates (bytes that were not UTF-8, read by `_salvage`)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different (ValueError: a key twice)."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise ValueError("a key appears twice in one object")
+    return result
+
+
+def _bounded_int(text: str) -> int:
+    """A JSON whole number of at most 30 digits, as a replay's (`decode_json`)."""
+    if len(text.lstrip("-")) > 30:
+        raise ValueError(f"a {len(text)}-digit number")
+    return int(text)
+
+
+def _lenient_text(data: bytes) -> str:
+    """SQLite's text as `str`, bytes that are not UTF-8 kept as lone surrogates (`_is_utf8`)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _stand_in_maze(ghosts: int) -> str:
+    """A maze with Pacman and `ghosts` ghosts, for `parse_replay` to check a stored record."""
+    middle = "%P" + "G" * ghosts + ".%"
+    return "\n".join(("%" * len(middle), middle, "%" * len(middle)))
+
+
+def _layout_names(layout: str) -> tuple[str, ...]:
+    """The names a game's record may give the layout its row names (a file's is its stem)."""
+    return (layout, Path(layout).stem)
+
+
+def _node_columns(counts: Sequence[int | None]) -> tuple[int | None, int]:
+    """The row's `nodes` and `nodes_moves` for a record's node counts (as `_insert`)."""
+    reported = [count for count in counts if count is not None]
+    return (sum(reported) if reported else None), len(reported)
+
+
+def _description(name: str, settings: str, role: str, cache: dict[tuple[str, str], Any]
+                 ) -> str | None:
+    """How a game's record names the agent its row names: a registered agent's
+    description, built from its settings (or at least its class name, if it cannot be
+    built here); None for the user's agents (their `describe()` says what they like)."""
+    key = ("agent", f"{role} {name} {settings}")
+    if key in cache:
+        found: str | None = cache[key]
+        return found
+    from pacman.agents.registry import AGENTS, make_agent
+
+    found = None
+    if any(entry.class_name == name and entry.role == role for entry in AGENTS):
+        found = name
+        with suppress(Exception):  # (a settings file missing here, ...)
+            made = make_agent(name, role, json.loads(settings))
+            text = made.describe()
+            if isinstance(text, str):
+                found = text
+    cache[key] = found
+    return found
 
 
 def _recover_hint(path: Path, row: bool = False) -> str:

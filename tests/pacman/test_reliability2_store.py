@@ -41,11 +41,16 @@ OTHER = GameConfig(AgentSpec.of("AlphaBetaAgent", {"depth": 3, "evaluation": "be
 
 
 def a_record(seed: int, outcome: Outcome = Outcome.WIN, moves: int = 7) -> GameRecord:
+    """A record `store check` finds whole: Pacman has a third of the `moves` (of 3 agents),
+    each with its node count and time."""
+    pacman = -(-moves // 3)
     return GameRecord(layout="smallClassic", seed=seed,
                       agents=("AlphaBetaAgent depth=2 better", "RandomGhost", "RandomGhost"),
                       outcome=outcome, score=1234 if outcome is Outcome.WIN else -400,
-                      pacman_moves=3, actions=("West",) * moves, pacman_nodes=(10, 20, 30),
-                      think_time=(0.3, 0.01, 0.01), pacman_move_times=(0.1, 0.1, 0.1))
+                      pacman_moves=pacman, actions=("West",) * moves,
+                      pacman_nodes=(10, 20, 30, *[40] * (pacman - 3)),
+                      think_time=(0.3, 0.01, 0.01),
+                      pacman_move_times=(0.1, 0.1, 0.1, *[0.2] * (pacman - 3)))
 
 
 def a_store(path: Path, games: int = 3, moves: int = 7, config: GameConfig = CONFIG,
@@ -223,8 +228,8 @@ def test_a_store_that_fails_the_integrity_check_is_refused_and_never_written(
     path = tmp_path / "r.db"
     if damage is a_broken_freelist:
         games = a_store_with_free_pages(path)
-    else:
-        games = stored(a_store(path, games=40, moves=400))
+    else:  # (360 moves: the last game's record ends on the file's last page)
+        games = stored(a_store(path, games=40, moves=360))
     damage(path)
     before = snapshot(path)
     with pytest.raises(DamagedStoreError, match=re.escape(verdict)):
