@@ -18,8 +18,11 @@ def _interrupted_while_loading(signum: int, frame: object) -> None:
     os._exit(130)
 
 
-# a Ctrl-C while the command still loads is one line (the command installs its own handler)
+# a Ctrl-C while the command still loads is one line (the command installs its own handler);
+# so is a `kill` of a batch, which takes SIGTERM as a Ctrl-C once it runs
 signal.signal(signal.SIGINT, _interrupted_while_loading)
+if sys.argv[1:2] == ["batch"]:
+    signal.signal(signal.SIGTERM, _interrupted_while_loading)
 
 
 def _shadows(entry: str, ours: Path) -> bool:
