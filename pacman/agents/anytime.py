@@ -46,12 +46,12 @@ Leaves, node counts and root tie rules follow `pacman.agents.search`: a node is 
 is won or lost, when agent 0 is to move after `depth` plies, or when its agent has no legal action;
 `nodes_generated` counts the root plus every `successor()` call, over all iterations.
 
-One job in one file (about 600 lines): the search. `_Iteration` runs it in steps a reader can
-hold: a node (budget, table, forced move, ordering, forward pruning), then its MAX, MIN or
-chance loop, then the leaves and quiescence. Its counters are attributes of the iteration;
-each loop keeps the child step inline and binds what it calls to locals (a deliberate speed
-copy of the forced move's `child`): the whole costs within about 1% of the instructions of the
-single closure it replaced.
+One job in one file (about 600 lines): the search. `_Iteration` runs it in methods a reader
+can hold: `node` (budget, table, forced move, then the MAX or MIN loop; `search_order` orders
+and forward-prunes its moves), `chance_node`, `leaf` and `quiet` (quiescence). Its counters
+are attributes of the iteration. `node` keeps the MAX, MIN and forced-move loops, each with
+its child step inline, on purpose: one Python frame a ply, as deep searches need, and speed
+(a deliberate copy).
 """
 
 from __future__ import annotations
@@ -267,9 +267,8 @@ class _Iteration:
     `generated` (the root plus every `successor()` call), `checkpoint` (the count at which the
     budget is looked at next), `horizon` (whether a depth-limited leaf was reached) and
     `extended` (the singular extensions on the path to the node being searched). The steps of
-    a node: `node` (budget, table, forced move, ordering, forward pruning), then
-    `max_children`, `min_children` or `chance_node`; below the depth limit `leaf` and
-    `quiet` (quiescence).
+    a node: `node` (budget, table, forced move, `search_order`, then its MAX or MIN loop, or
+    `chance_node`); below the depth limit `leaf` and `quiet` (quiescence).
     """
 
     def __init__(self, state: Any, evaluate: Callable[[Any], float], kinds: tuple[str, ...],
@@ -434,19 +433,20 @@ class _Iteration:
         return sum(w * cv for w, cv in zip(weights, values, strict=True)) / total
 
     def node(self, s: Any, agent: int, d: int, alpha: float, beta: float, prob: float) -> float:
-        """`s` is not a leaf: `agent` to move with d >= 1 plies left (this one included)."""
+        """`s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
+        One frame a ply, as the original single closure (deep searches reach the recursion
+        limit no sooner): the forced-move, MAX and MIN loops are here, each with the child
+        step inline (a deliberate copy); the chance loop is `chance_node`'s, as it was."""
         if self.generated >= self.checkpoint:
             self.look_at_budget()
         acts = s.legal_actions(agent) if self.own_legal else self.legal(s, agent)
         if not acts:
             return self.evaluate(s)
-        if agent == self.last:
-            nxt, nd = 0, d - 1
-        else:
-            nxt, nd = agent + 1, d
+        last = self.last
+        nxt, nd = (0, d - 1) if agent == last else (agent + 1, d)
         move = ordered = None
         # the nodes just above the leaves are cheaper to search again than to store
-        cached = self.use_table and (d > 1 or agent != self.last)
+        cached = self.use_table and (d > 1 or agent != last)
         if cached:
             key = (s, agent)
             entry = self.entries.get(key)
@@ -459,11 +459,80 @@ class _Iteration:
         kind = self.kinds[agent]
         if len(acts) == 1 and kind != CHANCE:
             # a forced move (a ghost in a corridor): the node is worth its one child
-            v = self.child(s, agent, acts[0], nxt, nd, alpha, beta, prob)
+            best = acts[0]
+            c = s.successor(agent, best)
+            self.generated += 1
+            if c.is_win() or c.is_lose():
+                v = self.evaluate(c)
+            elif nd == 0:
+                v = self.leaf(c, alpha, beta)
+            else:
+                v = self.node(c, nxt, nd, alpha, beta, prob)
             if cached:
                 self.entries[key] = (d, _LOWER if v > beta else _UPPER if v < alpha
-                                     else _EXACT, v, acts[0], None)
+                                     else _EXACT, v, best, None)
             return v
+        acts, ordered = self.search_order(s, agent, d, acts, move, ordered)
+        succ = s.successor
+        best = None
+        if kind == MAX:
+            v = -_INF
+            a0 = alpha
+            lone = (self.singular_move(s, agent, acts)
+                    if self.singular and self.extended < SINGULAR_CAP else None)
+            for a in acts:
+                c = succ(agent, a)
+                self.generated += 1
+                if c.is_win() or c.is_lose():
+                    cv = self.evaluate(c)
+                elif a is lone:  # the singular move: one ply more on this path
+                    self.extended += 1
+                    try:
+                        cv = self.node(c, nxt, nd + 1, alpha, beta, prob)
+                    finally:
+                        self.extended -= 1
+                elif nd == 0:
+                    cv = self.leaf(c, alpha, beta)
+                else:
+                    cv = self.node(c, nxt, nd, alpha, beta, prob)
+                if cv > v:
+                    v, best = cv, a
+                    if v > beta:
+                        break
+                    if v > alpha:
+                        alpha = v
+            flag = _LOWER if v > beta else _UPPER if v < a0 else _EXACT
+        elif kind == MIN:
+            v = _INF
+            b0 = beta
+            for a in acts:
+                c = succ(agent, a)
+                self.generated += 1
+                if c.is_win() or c.is_lose():
+                    cv = self.evaluate(c)
+                elif nd == 0:
+                    cv = self.leaf(c, alpha, beta)
+                else:
+                    cv = self.node(c, nxt, nd, alpha, beta, prob)
+                if cv < v:
+                    v, best = cv, a
+                    if v < alpha:
+                        break
+                    if v < beta:
+                        beta = v
+            flag = _UPPER if v < alpha else _LOWER if v > b0 else _EXACT
+        else:
+            v, flag = self.chance_node(s, agent, acts, nxt, nd, d, alpha, beta, prob)
+        if cached:
+            self.entries[key] = (d, flag, v, best, ordered)
+        return v
+
+    def search_order(self, s: Any, agent: int, d: int, acts: Sequence[Any], move: Any,
+                     ordered: Any) -> tuple[Sequence[Any], Any]:
+        """The moves to search at a MAX, MIN or chance node, and the heuristic order to keep
+        in its table entry: with ordering, the heuristic's order (`ordered`, the table's, or
+        computed now) with the table's best `move` in front; then, with forward pruning and
+        more than one ply left, only the `forward` best (as `keep_best` ranks them)."""
         if self.ordering:
             # the heuristic order is kept in the table: later iterations reuse it
             if ordered is None:
@@ -472,92 +541,14 @@ class _Iteration:
             if move is not None and acts[0] != move:
                 acts = [move, *(a for a in acts if a != move)]
         if self.forward and d > 1 and len(acts) > self.forward:
-            acts = self.keep_best(s, agent, acts, kind == MAX)
-        best = None
-        if kind == MAX:
-            v, best, flag = self.max_children(s, agent, acts, nxt, nd, alpha, beta, prob)
-        elif kind == MIN:
-            v, best, flag = self.min_children(s, agent, acts, nxt, nd, alpha, beta, prob)
-        else:
-            v, flag = self.chance_node(s, agent, acts, nxt, nd, d, alpha, beta, prob)
-        if cached:
-            self.entries[key] = (d, flag, v, best, ordered)
-        return v
-
-    def child(self, s: Any, agent: int, a: Any, nxt: int, nd: int, alpha: float,
-              beta: float, prob: float) -> float:
-        """The value of the child of `s` by `a` (the forced-move step; the MAX and MIN loops
-        repeat it inline, for speed)."""
-        c = s.successor(agent, a)
-        self.generated += 1
-        if c.is_win() or c.is_lose():
-            return self.evaluate(c)
-        if nd == 0:
-            return self.leaf(c, alpha, beta)
-        return self.node(c, nxt, nd, alpha, beta, prob)
-
-    def max_children(self, s: Any, agent: int, acts: Sequence[Any], nxt: int, nd: int,
-                     alpha: float, beta: float, prob: float) -> tuple[float, Any, int]:
-        """A MAX node's loop: its value, best move and bound type; a singular move (when
-        extensions are on and the path has room) is searched one ply deeper."""
-        evaluate, succ, node, leaf = self.evaluate, s.successor, self.node, self.leaf
-        v = -_INF
-        best = None
-        a0 = alpha
-        lone = (self.singular_move(s, agent, acts)
-                if self.singular and self.extended < SINGULAR_CAP else None)
-        for a in acts:
-            c = succ(agent, a)
-            self.generated += 1
-            if c.is_win() or c.is_lose():
-                cv = evaluate(c)
-            elif a is lone:  # the singular move: one ply more on this path
-                self.extended += 1
-                try:
-                    cv = node(c, nxt, nd + 1, alpha, beta, prob)
-                finally:
-                    self.extended -= 1
-            elif nd == 0:
-                cv = leaf(c, alpha, beta)
-            else:
-                cv = node(c, nxt, nd, alpha, beta, prob)
-            if cv > v:
-                v, best = cv, a
-                if v > beta:
-                    break
-                if v > alpha:
-                    alpha = v
-        return v, best, _LOWER if v > beta else _UPPER if v < a0 else _EXACT
-
-    def min_children(self, s: Any, agent: int, acts: Sequence[Any], nxt: int, nd: int,
-                     alpha: float, beta: float, prob: float) -> tuple[float, Any, int]:
-        """A MIN node's loop: its value, best move and bound type."""
-        evaluate, succ, node, leaf = self.evaluate, s.successor, self.node, self.leaf
-        v = _INF
-        best = None
-        b0 = beta
-        for a in acts:
-            c = succ(agent, a)
-            self.generated += 1
-            if c.is_win() or c.is_lose():
-                cv = evaluate(c)
-            elif nd == 0:
-                cv = leaf(c, alpha, beta)
-            else:
-                cv = node(c, nxt, nd, alpha, beta, prob)
-            if cv < v:
-                v, best = cv, a
-                if v < alpha:
-                    break
-                if v < beta:
-                    beta = v
-        return v, best, _UPPER if v < alpha else _LOWER if v > b0 else _EXACT
+            acts = self.keep_best(s, agent, acts, self.kinds[agent] == MAX)
+        return acts, ordered
 
     def chance_node(self, s: Any, agent: int, acts: Sequence[Any], nxt: int, nd: int, d: int,
                     alpha: float, beta: float, prob: float) -> tuple[float, int]:
         """A chance node's expectation and bound type, with Star1's pruning when there are
         bounds and the probability cut-off when there is one."""
-        evaluate, cutoff, node, leaf = self.evaluate, self.cutoff, self.node, self.leaf
+        cutoff = self.cutoff
         probs = self.probabilities(s, agent, acts)
         lo, hi = self.bounds(s, d) if self.bounds is not None else (-_INF, _INF)
         prune = lo > -_INF or hi < _INF
@@ -572,13 +563,13 @@ class _Iteration:
             c = succ(agent, a)
             self.generated += 1
             if c.is_win() or c.is_lose():
-                cv = evaluate(c)
+                cv = self.evaluate(c)
             elif nd == 0:
-                cv = leaf(c, -_INF, _INF)
+                cv = self.leaf(c, -_INF, _INF)
             elif cutoff and prob * p < cutoff:
-                cv = evaluate(c)
+                cv = self.evaluate(c)
             elif not prune or p <= 0.0:
-                cv = node(c, nxt, nd, -_INF, _INF, prob * p)
+                cv = self.node(c, nxt, nd, -_INF, _INF, prob * p)
             else:
                 # the child's window: outside it, this node's value leaves its own window
                 # (widened by a rounding margin, so a child's bound always cuts here)
@@ -592,7 +583,7 @@ class _Iteration:
                     rl = r * lo if r else 0.0
                     cb = (beta - total - rl) / p
                     cb += 1e-9 * (1.0 + abs(beta) + abs(total) + abs(rl)) / p
-                cv = node(c, nxt, nd, ca, cb, prob * p)
+                cv = self.node(c, nxt, nd, ca, cb, prob * p)
             total += p * cv
             if prune:
                 r = rest[i]
