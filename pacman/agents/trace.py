@@ -160,50 +160,43 @@ class _TracedSearch:
 
     def search(self, s: Any, node: TraceNode | None, agent: int, ply: int, d: int,
                alpha: float, beta: float) -> tuple[float, _Line]:
-        """`s` is not a leaf: `agent` to move with d >= 1 plies left (this one included)."""
+        """`s` is not a leaf: `agent` to move with d >= 1 plies left (this one included). A
+        chance node's value is the expectation under the model (uniform without one), its line
+        through the most likely outcome (the first of the likeliest); a MAX or MIN node's the
+        best child's (the first of equals), and with alpha-beta the window narrows as it goes
+        and a value past it ends the loop (`cut`). The loops are here, not in helpers: two
+        frames a ply (this and `child`), as deep traced searches need."""
         acts = self.legal(s, agent)
         if not acts:
             return self.evaluated(s, node, STUCK)
         kind = MAX if agent == 0 else self.kind_of
+        pruning, chance = self.pruning, self.chance
         if node is not None:
             node.kind = kind
-            if self.pruning:
+            if pruning:
                 node.alpha, node.beta = alpha, beta
-        if kind == CHANCE:
-            return self.chance_node(s, node, agent, acts, ply, d, alpha, beta)
-        return self.extreme_node(s, node, agent, acts, ply, d, alpha, beta, kind == MAX)
-
-    def chance_node(self, s: Any, node: TraceNode | None, agent: int, acts: Sequence[Any],
-                    ply: int, d: int, alpha: float, beta: float) -> tuple[float, _Line]:
-        """Every child, then the expectation under the model (uniform without one); the line
-        goes on through the most likely outcome (the first of the likeliest)."""
-        chance = self.chance
-        values = []
-        lines = []
-        for a in acts:
-            v, line = self.child(s, node, agent, a, ply, d, alpha, beta)
-            values.append(v)
-            lines.append(((agent, action_name(a)), *line))
-        probs = ([1.0 / len(acts)] * len(acts) if chance is None
-                 else list(chance(s, agent, acts)))
-        total = (sum(values) / len(values) if chance is None
-                 else sum(p * v for p, v in zip(probs, values, strict=True)))
-        if node is not None:
-            node.value, node.probabilities = total, probs
-        return total, lines[max(range(len(acts)), key=probs.__getitem__)]
-
-    def extreme_node(self, s: Any, node: TraceNode | None, agent: int, acts: Sequence[Any],
-                     ply: int, d: int, alpha: float, beta: float,
-                     maximising: bool) -> tuple[float, _Line]:
-        """A MAX or MIN node: the best child value (the first of equals); with alpha-beta, the
-        window narrows as it goes and a value past it ends the loop (`cut`)."""
         best_line: _Line = ()
+        if kind == CHANCE:
+            values = []
+            lines = []
+            for a in acts:
+                v, line = self.child(s, node, agent, a, ply, d, alpha, beta)
+                values.append(v)
+                lines.append(((agent, action_name(a)), *line))
+            probs = ([1.0 / len(acts)] * len(acts) if chance is None
+                     else list(chance(s, agent, acts)))
+            total = (sum(values) / len(values) if chance is None
+                     else sum(p * v for p, v in zip(probs, values, strict=True)))
+            if node is not None:
+                node.value, node.probabilities = total, probs
+            return total, lines[max(range(len(acts)), key=probs.__getitem__)]
+        maximising = kind == MAX
         v = -_INF if maximising else _INF
         for i, a in enumerate(acts):
             cv, line = self.child(s, node, agent, a, ply, d, alpha, beta)
             if (cv > v) if maximising else (cv < v):
                 v, best_line = cv, ((agent, action_name(a)), *line)
-                if self.pruning:
+                if pruning:
                     if (v > beta) if maximising else (v < alpha):
                         self.cut(node, acts, i, v, alpha, beta, maximising)
                         return v, best_line
