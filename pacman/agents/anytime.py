@@ -46,9 +46,12 @@ Leaves, node counts and root tie rules follow `pacman.agents.search`: a node is 
 is won or lost, when agent 0 is to move after `depth` plies, or when its agent has no legal action;
 `nodes_generated` counts the root plus every `successor()` call, over all iterations.
 
-One job in one file (about 560 lines): the search. Its node function is one closure for speed,
-every enhancement a branch inside it rather than a layer of calls, and the MAX, MIN and forced
--move loops repeat their child step on purpose (a deliberate speed copy).
+One job in one file (about 600 lines): the search. `_Iteration` runs it in methods a reader
+can hold: `node` (budget, table, forced move, then the MAX or MIN loop; `search_order` orders
+and forward-prunes its moves), `chance_node`, `leaf` and `quiet` (quiescence). Its counters
+are attributes of the iteration. `node` keeps the MAX, MIN and forced-move loops, each with
+its child step inline, on purpose: one Python frame a ply, as deep searches need, and speed
+(a deliberate copy).
 """
 
 from __future__ import annotations
@@ -257,7 +260,16 @@ def iterative_search(state: Any, evaluate: Callable[[Any], float], *,
 
 
 class _Iteration:
-    """One depth-limited search with the enhancements; `run` may be called for every depth."""
+    """One depth-limited search with the enhancements; `run` may be called for every depth.
+
+    The search's settings are fixed at construction (`quiescence`, `live`, `quiet_moves`,
+    `forward` and `singular` are set after it); `run` resets the per-iteration counters:
+    `generated` (the root plus every `successor()` call), `checkpoint` (the count at which the
+    budget is looked at next), `horizon` (whether a depth-limited leaf was reached) and
+    `extended` (the singular extensions on the path to the node being searched). The steps of
+    a node: `node` (budget, table, forced move, `search_order`, then its MAX or MIN loop, or
+    `chance_node`); below the depth limit `leaf` and `quiet` (quiescence).
+    """
 
     def __init__(self, state: Any, evaluate: Callable[[Any], float], kinds: tuple[str, ...],
                  legal: ActionGenerator, table: TranspositionTable | None, ordering: bool,
@@ -272,300 +284,324 @@ class _Iteration:
         self.quiet_moves: MoveOrder | None = None
         self.generated = 0
         self.horizon = False
+        # derived once: the state's own legal moves are called directly (they are hot)
+        self.own_legal = legal is legal_actions
+        self.use_table = table is not None
+        self.entries = table.entries if table is not None else {}
+        self.last = len(kinds) - 1
+        self.budget: _Budget | None = None
+        self.checkpoint = 0
+        self.extended = 0
 
     def run(self, depth: int, budget: _Budget,
             first: Any) -> tuple[Any, float, tuple[Any, ...]]:
         """Search to `depth` plies; root actions start with `first`. Returns the action, value
         and every root action reaching the value (in search order)."""
-        state, evaluate, kinds, legal = self.state, self.evaluate, self.kinds, self.legal
-        own_legal = legal is legal_actions  # the state's own: called directly, it is hot
-        use_table = self.table is not None
-        entries = self.table.entries if self.table is not None else {}
-        ordering, order, bounds, chance = self.ordering, self.order, self.bounds, self.chance
-        cutoff = self.cutoff
-        last = len(kinds) - 1
-        generated = 1
-        checkpoint = budget.next_check(generated)
-        horizon = False
-
-        qdepth, live, quiet_moves = self.quiescence, self.live, self.quiet_moves
-        forward, singular = self.forward, self.singular
-        extended = 0  # singular extensions on the path to the node being searched
-
-        def by_evaluation(s: Any, agent: int, acts: Sequence[Any],
-                          maximising: bool) -> list[tuple[float, Any]]:
-            # a search of depth 0: each child generated and evaluated; best first (ties in
-            # the order given)
-            nonlocal generated
-            scored = []
-            for a in acts:
-                generated += 1
-                scored.append((evaluate(s.successor(agent, a)), a))
-            scored.sort(key=lambda item: -item[0] if maximising else item[0])
-            return scored
-
-        def singular_move(s: Any, agent: int, acts: Sequence[Any]) -> Any:
-            # the move whose child evaluates better than every other's by `singular`, or None
-            if len(acts) < 2:
-                return None
-            scored = by_evaluation(s, agent, acts, True)
-            return scored[0][1] if scored[0][0] - scored[1][0] >= singular else None
-
-        def keep_best(s: Any, agent: int, acts: Sequence[Any], maximising: bool) -> list[Any]:
-            # forward pruning: the `forward` moves whose children evaluate best, best first
-            return [a for _, a in by_evaluation(s, agent, acts, maximising)[:forward]]
-
-        def leaf(c: Any, alpha: float, beta: float) -> float:
-            # a child at the depth limit; with quiescence, searched on while it is live
-            # (inside the parent's window: a value past it is a bound, as a node's is)
-            nonlocal horizon
-            horizon = True
-            if qdepth and live is not None and live(c):
-                return quiet(c, 0, qdepth, alpha, beta)
-            return evaluate(c)
-
-        def quiet(s: Any, agent: int, q: int, alpha: float, beta: float) -> float:
-            # quiescence: `s` is live or inside a live ply; `q` whole plies left of it
-            nonlocal generated, checkpoint
-            if generated >= checkpoint:
-                budget.check(generated)
-                checkpoint = budget.next_check(generated)
-            everything = s.legal_actions(agent) if own_legal else legal(s, agent)
-            if not everything:
-                return evaluate(s)
-            acts = everything if quiet_moves is None else (
-                quiet_moves(s, agent, everything) or everything)
-            nxt, nq = (0, q - 1) if agent == last else (agent + 1, q)
-            kind = kinds[agent]
-            values = []
-            v = -_INF if kind == MAX else _INF
-            for a in acts:
-                c = s.successor(agent, a)
-                generated += 1
-                if c.is_win() or c.is_lose():
-                    cv = evaluate(c)
-                elif nxt == 0 and (nq == 0 or live is None or not live(c)):
-                    cv = evaluate(c)  # the ply is over: quiet again, or no plies left
-                elif kind == CHANCE:  # an expectation: no window passes through it
-                    cv = quiet(c, nxt, nq, -_INF, _INF)
-                else:
-                    cv = quiet(c, nxt, nq, alpha, beta)
-                if kind == MAX:
-                    v = max(v, cv)
-                    if v > beta:
-                        return v
-                    alpha = max(alpha, v)
-                elif kind == MIN:
-                    v = min(v, cv)
-                    if v < alpha:
-                        return v
-                    beta = min(beta, v)
-                else:
-                    values.append(cv)
-            if kind != CHANCE:
-                return v
-            if chance is None:
-                return sum(values) / len(values)
-            by_action = dict(zip(everything, chance(s, agent, everything), strict=True))
-            weights = [float(by_action[a]) for a in acts]
-            total = sum(weights)
-            if total <= 0:
-                return sum(values) / len(values)
-            return sum(w * cv for w, cv in zip(weights, values, strict=True)) / total
-
-        def node(s: Any, agent: int, d: int, alpha: float, beta: float, prob: float) -> float:
-            # `s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
-            nonlocal generated, checkpoint, horizon, extended
-            if generated >= checkpoint:
-                budget.check(generated)
-                checkpoint = budget.next_check(generated)
-            acts = s.legal_actions(agent) if own_legal else legal(s, agent)
-            if not acts:
-                return evaluate(s)
-            if agent == last:
-                nxt, nd = 0, d - 1
-            else:
-                nxt, nd = agent + 1, d
-            move = ordered = None
-            # the nodes just above the leaves are cheaper to search again than to store
-            cached = use_table and (d > 1 or agent != last)
-            if cached:
-                key = (s, agent)
-                entry = entries.get(key)
-                if entry is not None:
-                    depth_, flag, stored, move, ordered = entry
-                    if depth_ == d and (flag == _EXACT or (flag == _LOWER and stored > beta)
-                                        or (flag == _UPPER and stored < alpha)):
-                        horizon = True  # not known: the stored search may have reached it
-                        return stored
-            kind = kinds[agent]
-            if len(acts) == 1 and kind != CHANCE:
-                # a forced move (a ghost in a corridor): the node is worth its one child
-                best = acts[0]
-                c = s.successor(agent, best)
-                generated += 1
-                if c.is_win() or c.is_lose():
-                    v = evaluate(c)
-                elif nd == 0:
-                    v = leaf(c, alpha, beta)
-                else:
-                    v = node(c, nxt, nd, alpha, beta, prob)
-                if cached:
-                    entries[key] = (d, _LOWER if v > beta else _UPPER if v < alpha else _EXACT,
-                                    v, best, None)
-                return v
-            if ordering:
-                # the heuristic order is kept in the table: later iterations reuse it
-                if ordered is None:
-                    ordered = order(s, agent, acts) if order is not None else acts
-                acts = ordered
-                if move is not None and acts[0] != move:
-                    acts = [move, *(a for a in acts if a != move)]
-            if forward and d > 1 and len(acts) > forward:
-                acts = keep_best(s, agent, acts, kind == MAX)
-            succ = s.successor
-            best = None
-            if kind == MAX:
-                v = -_INF
-                a0 = alpha
-                lone = (singular_move(s, agent, acts) if singular and extended < SINGULAR_CAP
-                        else None)
-                for a in acts:
-                    c = succ(agent, a)
-                    generated += 1
-                    if c.is_win() or c.is_lose():
-                        cv = evaluate(c)
-                    elif a is lone:  # the singular move: one ply more on this path
-                        extended += 1
-                        try:
-                            cv = node(c, nxt, nd + 1, alpha, beta, prob)
-                        finally:
-                            extended -= 1
-                    elif nd == 0:
-                        cv = leaf(c, alpha, beta)
-                    else:
-                        cv = node(c, nxt, nd, alpha, beta, prob)
-                    if cv > v:
-                        v, best = cv, a
-                        if v > beta:
-                            break
-                        if v > alpha:
-                            alpha = v
-                flag = _LOWER if v > beta else _UPPER if v < a0 else _EXACT
-            elif kind == MIN:
-                v = _INF
-                b0 = beta
-                for a in acts:
-                    c = succ(agent, a)
-                    generated += 1
-                    if c.is_win() or c.is_lose():
-                        cv = evaluate(c)
-                    elif nd == 0:
-                        cv = leaf(c, alpha, beta)
-                    else:
-                        cv = node(c, nxt, nd, alpha, beta, prob)
-                    if cv < v:
-                        v, best = cv, a
-                        if v < alpha:
-                            break
-                        if v < beta:
-                            beta = v
-                flag = _UPPER if v < alpha else _LOWER if v > b0 else _EXACT
-            else:
-                v, flag = chance_node(s, agent, acts, nxt, nd, d, alpha, beta, prob)
-            if cached:
-                entries[key] = (d, flag, v, best, ordered)
-            return v
-
-        def chance_node(s: Any, agent: int, acts: Sequence[Any], nxt: int, nd: int, d: int,
-                        alpha: float, beta: float, prob: float) -> tuple[float, int]:
-            nonlocal generated
-            n = len(acts)
-            if chance is None:
-                probs = [1.0 / n] * n
-            else:
-                # the model is asked in legal order, as the plain search asks it
-                in_order = legal(s, agent)
-                by_action = dict(zip(in_order, chance(s, agent, in_order), strict=True))
-                probs = [by_action[a] for a in acts]
-            lo, hi = bounds(s, d) if bounds is not None else (-_INF, _INF)
-            prune = lo > -_INF or hi < _INF
-            rest = [0.0] * n  # rest[i]: probability of the outcomes after the i-th
-            for i in range(n - 2, -1, -1):
-                rest[i] = rest[i + 1] + probs[i + 1]
-            succ = s.successor
-            total = 0.0
-            for i, a in enumerate(acts):
-                p = probs[i]
-                c = succ(agent, a)
-                generated += 1
-                if c.is_win() or c.is_lose():
-                    cv = evaluate(c)
-                elif nd == 0:
-                    cv = leaf(c, -_INF, _INF)
-                elif cutoff and prob * p < cutoff:
-                    cv = evaluate(c)
-                elif not prune or p <= 0.0:
-                    cv = node(c, nxt, nd, -_INF, _INF, prob * p)
-                else:
-                    # the child's window: outside it, this node's value leaves its own window
-                    # (widened by a rounding margin, so a child's bound always cuts here)
-                    r = rest[i]
-                    ca, cb = -_INF, _INF
-                    if alpha > -_INF and (not r or hi < _INF):
-                        rh = r * hi if r else 0.0
-                        ca = (alpha - total - rh) / p
-                        ca -= 1e-9 * (1.0 + abs(alpha) + abs(total) + abs(rh)) / p
-                    if beta < _INF and (not r or lo > -_INF):
-                        rl = r * lo if r else 0.0
-                        cb = (beta - total - rl) / p
-                        cb += 1e-9 * (1.0 + abs(beta) + abs(total) + abs(rl)) / p
-                    cv = node(c, nxt, nd, ca, cb, prob * p)
-                total += p * cv
-                if prune:
-                    r = rest[i]
-                    upper = total + r * hi if r else total
-                    if upper < alpha:
-                        return upper, _UPPER
-                    lower = total + r * lo if r else total
-                    if lower > beta:
-                        return lower, _LOWER
-            return total, _EXACT
-
-        root = legal(state, 0)
-        if ordering:
-            if order is not None:
-                root = order(state, 0, root)
-            if first is not None and root[0] != first:
-                root = [first, *(a for a in root if a != first)]
-        single = len(kinds) == 1
+        state, evaluate = self.state, self.evaluate
+        self.budget = budget
+        self.generated = 1
+        self.checkpoint = budget.next_check(1)
+        self.horizon = False
+        self.extended = 0
+        single = len(self.kinds) == 1
         alpha = -_INF
         best_value = -_INF
         best_actions: list[Any] = []
-        self.generated = 0
-        try:
-            for action in root:
-                c = state.successor(0, action)
-                generated += 1
-                if c.is_win() or c.is_lose():
-                    value = evaluate(c)
-                elif single and depth == 1:
-                    value = leaf(c, alpha, _INF)
-                elif single:
-                    value = node(c, 0, depth - 1, alpha, _INF, 1.0)
-                else:
-                    value = node(c, 1, depth, alpha, _INF, 1.0)
-                if value > best_value:
-                    best_value, best_actions = value, [action]
-                elif value == best_value:
-                    best_actions.append(action)
-                if value > alpha:
-                    alpha = value
-        finally:
-            self.generated = generated
-            self.horizon = horizon
+        for action in self.root_order(first):
+            c = state.successor(0, action)
+            self.generated += 1
+            if c.is_win() or c.is_lose():
+                value = evaluate(c)
+            elif single and depth == 1:
+                value = self.leaf(c, alpha, _INF)
+            elif single:
+                value = self.node(c, 0, depth - 1, alpha, _INF, 1.0)
+            else:
+                value = self.node(c, 1, depth, alpha, _INF, 1.0)
+            if value > best_value:
+                best_value, best_actions = value, [action]
+            elif value == best_value:
+                best_actions.append(action)
+            if value > alpha:
+                alpha = value
         if not best_actions:
             raise ValueError("the evaluation returned NaN for every root action")
-        if use_table:
-            entries[(state, 0)] = (depth, _EXACT, best_value, best_actions[0], None)
+        if self.use_table:
+            self.entries[(state, 0)] = (depth, _EXACT, best_value, best_actions[0], None)
         return best_actions[0], best_value, tuple(best_actions)
+
+    def root_order(self, first: Any) -> Sequence[Any]:
+        """The root's actions: legal order, or with ordering the heuristic's, `first` (the
+        last iteration's choice) in front."""
+        root = self.legal(self.state, 0)
+        if self.ordering:
+            if self.order is not None:
+                root = self.order(self.state, 0, root)
+            if first is not None and root[0] != first:
+                root = [first, *(a for a in root if a != first)]
+        return root
+
+    def look_at_budget(self) -> None:
+        """Raise `_OutOfBudget` if the budget is spent, else set the next checkpoint."""
+        assert self.budget is not None
+        self.budget.check(self.generated)
+        self.checkpoint = self.budget.next_check(self.generated)
+
+    def by_evaluation(self, s: Any, agent: int, acts: Sequence[Any],
+                      maximising: bool) -> list[tuple[float, Any]]:
+        """A search of depth 0: each child generated and evaluated; best first (ties in the
+        order given)."""
+        evaluate = self.evaluate
+        scored = []
+        for a in acts:
+            self.generated += 1
+            scored.append((evaluate(s.successor(agent, a)), a))
+        scored.sort(key=lambda item: -item[0] if maximising else item[0])
+        return scored
+
+    def singular_move(self, s: Any, agent: int, acts: Sequence[Any]) -> Any:
+        """The move whose child evaluates better than every other's by `singular`, or None."""
+        if len(acts) < 2:
+            return None
+        scored = self.by_evaluation(s, agent, acts, True)
+        return scored[0][1] if scored[0][0] - scored[1][0] >= self.singular else None
+
+    def keep_best(self, s: Any, agent: int, acts: Sequence[Any], maximising: bool) -> list[Any]:
+        """Forward pruning: the `forward` moves whose children evaluate best, best first."""
+        return [a for _, a in self.by_evaluation(s, agent, acts, maximising)[:self.forward]]
+
+    def leaf(self, c: Any, alpha: float, beta: float) -> float:
+        """A child at the depth limit; with quiescence, searched on while it is live (inside
+        the parent's window: a value past it is a bound, as a node's is)."""
+        self.horizon = True
+        if self.quiescence and self.live is not None and self.live(c):
+            return self.quiet(c, 0, self.quiescence, alpha, beta)
+        return self.evaluate(c)
+
+    def quiet(self, s: Any, agent: int, q: int, alpha: float, beta: float) -> float:
+        """Quiescence: `s` is live or inside a live ply; `q` whole plies left of it."""
+        if self.generated >= self.checkpoint:
+            self.look_at_budget()
+        evaluate, live, quiet_moves = self.evaluate, self.live, self.quiet_moves
+        everything = s.legal_actions(agent) if self.own_legal else self.legal(s, agent)
+        if not everything:
+            return evaluate(s)
+        acts = everything if quiet_moves is None else (
+            quiet_moves(s, agent, everything) or everything)
+        nxt, nq = (0, q - 1) if agent == self.last else (agent + 1, q)
+        kind = self.kinds[agent]
+        values = []
+        v = -_INF if kind == MAX else _INF
+        for a in acts:
+            c = s.successor(agent, a)
+            self.generated += 1
+            if c.is_win() or c.is_lose():
+                cv = evaluate(c)
+            elif nxt == 0 and (nq == 0 or live is None or not live(c)):
+                cv = evaluate(c)  # the ply is over: quiet again, or no plies left
+            elif kind == CHANCE:  # an expectation: no window passes through it
+                cv = self.quiet(c, nxt, nq, -_INF, _INF)
+            else:
+                cv = self.quiet(c, nxt, nq, alpha, beta)
+            if kind == MAX:
+                v = max(v, cv)
+                if v > beta:
+                    return v
+                alpha = max(alpha, v)
+            elif kind == MIN:
+                v = min(v, cv)
+                if v < alpha:
+                    return v
+                beta = min(beta, v)
+            else:
+                values.append(cv)
+        if kind != CHANCE:
+            return v
+        return self.quiet_expectation(s, agent, everything, acts, values)
+
+    def quiet_expectation(self, s: Any, agent: int, everything: Sequence[Any],
+                          acts: Sequence[Any], values: list[float]) -> float:
+        """A quiescence chance layer's value: the model's probabilities of the kept moves
+        `acts`, renormalised (uniform without a model, or when they sum to 0 or less)."""
+        if self.chance is None:
+            return sum(values) / len(values)
+        by_action = dict(zip(everything, self.chance(s, agent, everything), strict=True))
+        weights = [float(by_action[a]) for a in acts]
+        total = sum(weights)
+        if total <= 0:
+            return sum(values) / len(values)
+        return sum(w * cv for w, cv in zip(weights, values, strict=True)) / total
+
+    def node(self, s: Any, agent: int, d: int, alpha: float, beta: float, prob: float) -> float:
+        """`s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
+        One frame a ply, as the original single closure (deep searches reach the recursion
+        limit no sooner): the forced-move, MAX and MIN loops are here, each with the child
+        step inline (a deliberate copy); the chance loop is `chance_node`'s, as it was."""
+        if self.generated >= self.checkpoint:
+            self.look_at_budget()
+        acts = s.legal_actions(agent) if self.own_legal else self.legal(s, agent)
+        if not acts:
+            return self.evaluate(s)
+        last = self.last
+        nxt, nd = (0, d - 1) if agent == last else (agent + 1, d)
+        move = ordered = None
+        # the nodes just above the leaves are cheaper to search again than to store
+        cached = self.use_table and (d > 1 or agent != last)
+        if cached:
+            key = (s, agent)
+            entry = self.entries.get(key)
+            if entry is not None:
+                depth_, flag, stored, move, ordered = entry
+                if depth_ == d and (flag == _EXACT or (flag == _LOWER and stored > beta)
+                                    or (flag == _UPPER and stored < alpha)):
+                    self.horizon = True  # not known: the stored search may have reached it
+                    return stored
+        kind = self.kinds[agent]
+        if len(acts) == 1 and kind != CHANCE:
+            # a forced move (a ghost in a corridor): the node is worth its one child
+            best = acts[0]
+            c = s.successor(agent, best)
+            self.generated += 1
+            if c.is_win() or c.is_lose():
+                v = self.evaluate(c)
+            elif nd == 0:
+                v = self.leaf(c, alpha, beta)
+            else:
+                v = self.node(c, nxt, nd, alpha, beta, prob)
+            if cached:
+                self.entries[key] = (d, _LOWER if v > beta else _UPPER if v < alpha
+                                     else _EXACT, v, best, None)
+            return v
+        acts, ordered = self.search_order(s, agent, d, acts, move, ordered)
+        succ = s.successor
+        best = None
+        if kind == MAX:
+            v = -_INF
+            a0 = alpha
+            lone = (self.singular_move(s, agent, acts)
+                    if self.singular and self.extended < SINGULAR_CAP else None)
+            for a in acts:
+                c = succ(agent, a)
+                self.generated += 1
+                if c.is_win() or c.is_lose():
+                    cv = self.evaluate(c)
+                elif a is lone:  # the singular move: one ply more on this path
+                    self.extended += 1
+                    try:
+                        cv = self.node(c, nxt, nd + 1, alpha, beta, prob)
+                    finally:
+                        self.extended -= 1
+                elif nd == 0:
+                    cv = self.leaf(c, alpha, beta)
+                else:
+                    cv = self.node(c, nxt, nd, alpha, beta, prob)
+                if cv > v:
+                    v, best = cv, a
+                    if v > beta:
+                        break
+                    if v > alpha:
+                        alpha = v
+            flag = _LOWER if v > beta else _UPPER if v < a0 else _EXACT
+        elif kind == MIN:
+            v = _INF
+            b0 = beta
+            for a in acts:
+                c = succ(agent, a)
+                self.generated += 1
+                if c.is_win() or c.is_lose():
+                    cv = self.evaluate(c)
+                elif nd == 0:
+                    cv = self.leaf(c, alpha, beta)
+                else:
+                    cv = self.node(c, nxt, nd, alpha, beta, prob)
+                if cv < v:
+                    v, best = cv, a
+                    if v < alpha:
+                        break
+                    if v < beta:
+                        beta = v
+            flag = _UPPER if v < alpha else _LOWER if v > b0 else _EXACT
+        else:
+            v, flag = self.chance_node(s, agent, acts, nxt, nd, d, alpha, beta, prob)
+        if cached:
+            self.entries[key] = (d, flag, v, best, ordered)
+        return v
+
+    def search_order(self, s: Any, agent: int, d: int, acts: Sequence[Any], move: Any,
+                     ordered: Any) -> tuple[Sequence[Any], Any]:
+        """The moves to search at a MAX, MIN or chance node, and the heuristic order to keep
+        in its table entry: with ordering, the heuristic's order (`ordered`, the table's, or
+        computed now) with the table's best `move` in front; then, with forward pruning and
+        more than one ply left, only the `forward` best (as `keep_best` ranks them)."""
+        if self.ordering:
+            # the heuristic order is kept in the table: later iterations reuse it
+            if ordered is None:
+                ordered = self.order(s, agent, acts) if self.order is not None else acts
+            acts = ordered
+            if move is not None and acts[0] != move:
+                acts = [move, *(a for a in acts if a != move)]
+        if self.forward and d > 1 and len(acts) > self.forward:
+            acts = self.keep_best(s, agent, acts, self.kinds[agent] == MAX)
+        return acts, ordered
+
+    def chance_node(self, s: Any, agent: int, acts: Sequence[Any], nxt: int, nd: int, d: int,
+                    alpha: float, beta: float, prob: float) -> tuple[float, int]:
+        """A chance node's expectation and bound type, with Star1's pruning when there are
+        bounds and the probability cut-off when there is one."""
+        cutoff = self.cutoff
+        probs = self.probabilities(s, agent, acts)
+        lo, hi = self.bounds(s, d) if self.bounds is not None else (-_INF, _INF)
+        prune = lo > -_INF or hi < _INF
+        n = len(acts)
+        rest = [0.0] * n  # rest[i]: probability of the outcomes after the i-th
+        for i in range(n - 2, -1, -1):
+            rest[i] = rest[i + 1] + probs[i + 1]
+        succ = s.successor
+        total = 0.0
+        for i, a in enumerate(acts):
+            p = probs[i]
+            c = succ(agent, a)
+            self.generated += 1
+            if c.is_win() or c.is_lose():
+                cv = self.evaluate(c)
+            elif nd == 0:
+                cv = self.leaf(c, -_INF, _INF)
+            elif cutoff and prob * p < cutoff:
+                cv = self.evaluate(c)
+            elif not prune or p <= 0.0:
+                cv = self.node(c, nxt, nd, -_INF, _INF, prob * p)
+            else:
+                # the child's window: outside it, this node's value leaves its own window
+                # (widened by a rounding margin, so a child's bound always cuts here)
+                r = rest[i]
+                ca, cb = -_INF, _INF
+                if alpha > -_INF and (not r or hi < _INF):
+                    rh = r * hi if r else 0.0
+                    ca = (alpha - total - rh) / p
+                    ca -= 1e-9 * (1.0 + abs(alpha) + abs(total) + abs(rh)) / p
+                if beta < _INF and (not r or lo > -_INF):
+                    rl = r * lo if r else 0.0
+                    cb = (beta - total - rl) / p
+                    cb += 1e-9 * (1.0 + abs(beta) + abs(total) + abs(rl)) / p
+                cv = self.node(c, nxt, nd, ca, cb, prob * p)
+            total += p * cv
+            if prune:
+                r = rest[i]
+                upper = total + r * hi if r else total
+                if upper < alpha:
+                    return upper, _UPPER
+                lower = total + r * lo if r else total
+                if lower > beta:
+                    return lower, _LOWER
+        return total, _EXACT
+
+    def probabilities(self, s: Any, agent: int, acts: Sequence[Any]) -> list[float]:
+        """The chance model's probability of each of `acts` (uniform without one); the model
+        is asked in legal order, as the plain search asks it."""
+        n = len(acts)
+        if self.chance is None:
+            return [1.0 / n] * n
+        in_order = self.legal(s, agent)
+        by_action = dict(zip(in_order, self.chance(s, agent, in_order), strict=True))
+        return [by_action[a] for a in acts]
+

@@ -104,7 +104,9 @@ least one playout is always run.
 
 One module, though over 500 lines: the search, its tree, the policies its playouts sample
 (Pacman's and the ghosts') and the agent's settings are the parts of one algorithm, and none
-is used apart from it.
+is used apart from it. What it shares with the ghosts' search (`pacman.agents.mcts_ghosts`),
+the budget, UCB1's choice and the decision at the root, is in `pacman.agents.mcts_core`; its
+names are exported here too, as before.
 """
 
 from __future__ import annotations
@@ -114,9 +116,24 @@ import random
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from pacman.agents.base import BaseAgent
+from pacman.agents.mcts_core import (
+    DEFAULT_PLAYOUTS,
+    PlayoutBudget,
+    PlayoutPolicy,
+    RootMove,
+    budget_text,
+    check_budget,
+    default_playouts,
+    most_visited,
+    one_budget,
+    root_statistics,
+    sample_index,
+    select_ucb,
+    tie_draw,
+)
 from pacman.agents.pacman_agents import GHOST_MODELS as SEARCH_GHOST_MODELS
 from pacman.agents.pacman_agents import chance_model, score_evaluation
 from pacman.agents.search import expectimax
@@ -145,16 +162,13 @@ from pacman.agents.settings import (
 )
 from pacman.errors import SettingsError
 
+# RootMove, PlayoutPolicy, sample_index, tie_draw, check_budget, one_budget and
+# DEFAULT_PLAYOUTS are `pacman.agents.mcts_core`'s, exported here as they always were
 __all__ = ["MCTSAgent", "MCTSSettings", "MCTSDecision", "MCTSTrace", "RootMove", "mcts_search",
            "greedy_playout", "adversarial_distribution", "ghost_chance", "follows", "MCTSTree",
            "PlayoutPolicy", "named_evaluation", "sample_index", "tie_draw", "check_budget",
            "one_budget", "DEFAULT_PLAYOUTS", "DEFAULT_EPSILON", "GHOST_MODELS",
            "PLAYOUT_POLICIES"]
-
-T = TypeVar("T")
-
-#: the budget of an agent given none
-DEFAULT_PLAYOUTS = 200
 
 #: the greedy playouts' chance of a random move, unless told
 DEFAULT_EPSILON = 0.1
@@ -167,22 +181,9 @@ GHOST_MODELS = (*SEARCH_GHOST_MODELS, "adversarial")
 
 Evaluation = Callable[[Any], float]
 
-#: a playout policy: `policy(state, moves, draw)` returns (Pacman's move among `moves`, the
-#: successor after it, the `successor()` calls it made); `draw()` is uniform in [0, 1)
-PlayoutPolicy = Callable[[Any, Sequence[Any], Callable[[], float]], tuple[Any, Any, int]]
-
 #: the hybrid's leaf search: expectimax without `with_room` (a fresh stack chunk costs some
 #: 12 microseconds a call, and a leaf search is shallow and runs once a playout)
 _expectimax: Callable[..., Decision] = getattr(expectimax, "__wrapped__", expectimax)
-
-
-@dataclass(frozen=True)
-class RootMove:
-    """One root move's statistics: how often it was played first, and its mean leaf value."""
-
-    action: Any
-    visits: int
-    mean: float
 
 
 @dataclass(frozen=True)
@@ -385,49 +386,174 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
         ValueError: a bad budget, horizon, leaf depth or constant, or a terminal or stuck root.
     """
     playouts = check_budget(playouts, node_limit, time_limit, horizon, c)
+    legal: ActionGenerator = actions or legal_actions
+    root_actions = _root_actions(state, legal, leaf_depth)
+    budget = budget_text(playouts, node_limit, time_limit)
+    if len(root_actions) == 1:
+        return _single_move(root_actions[0], horizon, budget, float(c), trace)
+    search = _Search(state, evaluate, rng.random, root_actions, legal, horizon, c, chance,
+                     playout, leaf_depth, MCTSTree() if tree is None else tree)
+    stopped = search.run(PlayoutBudget(playouts, node_limit, time_limit, clock))
+    return search.decision(stopped, trace, budget)
+
+
+def _root_actions(state: SearchState, legal: ActionGenerator,
+                  leaf_depth: int) -> tuple[Any, ...]:
+    """Pacman's moves at the root, after checking the leaf depth and the root (in this order).
+
+    Raises:
+        ValueError: a bad leaf depth, a terminal root, no legal move, or leaf searches too
+            deep for the agents (`check_root`).
+    """
     if isinstance(leaf_depth, bool) or not isinstance(leaf_depth, int) or leaf_depth < 0:
         raise ValueError(f"leaf_depth must be a whole number >= 0, got {leaf_depth!r}")
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
-    legal: ActionGenerator = actions or legal_actions
     root_actions = tuple(legal(state, 0))
     if not root_actions:
         raise ValueError("cannot search from a state where agent 0 has no legal action")
     if leaf_depth:
         check_root(state, leaf_depth, legal)  # the leaf searches' depth x agents limit
-    if playouts is not None:
-        budget = f"playouts={playouts}"
-    elif node_limit is not None:
-        budget = f"nodes={node_limit}"
-    else:
-        budget = f"time={time_limit:g}"
-    if len(root_actions) == 1:
-        only = root_actions[0]
-        name = action_name(only)
-        single = MCTSTrace(name, math.nan, horizon, 1, 0, ((name, math.nan),), ((name, 0),),
-                           (name,), 0, 1, "single", budget, float(c)) if trace else None
-        return MCTSDecision(only, float("nan"), 1, root_actions, 0, 1,
-                            (RootMove(only, 0, float("nan")),), "single", single)
-    deadline = None if time_limit is None else clock() + time_limit
-    num_agents = state.num_agents
-    draw = rng.random
-    if tree is None:
-        tree = MCTSTree()
-    root = tree.root
-    carried = root.visits
-    generated = 1
-    evaluations = 0
-    tree_size = tree.size
-    done = 0
-    lo, hi = tree.lo, tree.hi
-    path: list[tuple[_Node, Any]] = []
+    return root_actions
 
-    def reply(s: Any) -> Any:
-        """The ghosts' sampled moves after Pacman's: each in turn, until the game ends."""
-        nonlocal generated
-        for agent in range(1, num_agents):
+
+def _single_move(only: Any, horizon: int, budget: str, c: float, trace: bool) -> MCTSDecision:
+    """The decision for a root with one move: played without a search (one node, no
+    playout, no draw), its value NaN; with `trace`, a trace that says so."""
+    name = action_name(only)
+    single = MCTSTrace(name, math.nan, horizon, 1, 0, ((name, math.nan),), ((name, 0),),
+                       (name,), 0, 1, "single", budget, c) if trace else None
+    return MCTSDecision(only, float("nan"), 1, (only,), 0, 1,
+                        (RootMove(only, 0, float("nan")),), "single", single)
+
+
+class _Search:
+    """One run of `mcts_search` past its checks: its settings, its counters (`generated`,
+    `evaluations`, `done` playouts, the tree's size and the leaf values' range `lo`, `hi`) and
+    the steps of one playout, `iterate`: `descend` (selection and expansion), `play_out`,
+    `leaf_value` and `back_up`. The tree's size and range are written back to it by `run`."""
+
+    __slots__ = ("c", "carried", "chance", "done", "draw", "evaluate", "evaluations",
+                 "generated", "hi", "horizon", "leaf_depth", "legal", "lo", "num_agents",
+                 "path", "playout", "root", "root_actions", "state", "tree", "tree_size")
+
+    def __init__(self, state: SearchState, evaluate: Evaluation, draw: Callable[[], float],
+                 root_actions: tuple[Any, ...], legal: ActionGenerator, horizon: int, c: float,
+                 chance: ChanceModel | None, playout: PlayoutPolicy | None, leaf_depth: int,
+                 tree: MCTSTree) -> None:
+        self.state, self.evaluate, self.draw = state, evaluate, draw
+        self.root_actions, self.legal, self.horizon, self.c = root_actions, legal, horizon, c
+        self.chance, self.playout, self.leaf_depth = chance, playout, leaf_depth
+        self.num_agents = state.num_agents
+        self.tree, self.root = tree, tree.root
+        self.carried = tree.root.visits  # what a reused tree brought in
+        self.generated = 1  # the root
+        self.evaluations = self.done = 0
+        self.tree_size, self.lo, self.hi = tree.size, tree.lo, tree.hi
+        self.path: list[tuple[_Node, Any]] = []  # this playout's (node, Pacman's move)s
+
+    def run(self, budget: PlayoutBudget) -> str:
+        """Playouts until `budget` is spent (at least one); returns why it stopped."""
+        while True:
+            self.iterate()
+            self.done += 1
+            stopped = budget.spent(self.done, self.generated)
+            if stopped is not None:
+                break
+        self.tree.size, self.tree.lo, self.tree.hi = self.tree_size, self.lo, self.hi
+        return stopped
+
+    def iterate(self) -> None:
+        """One playout: down the tree, on to the horizon unless the game ended, valued and
+        backed up."""
+        s, depth, ended = self.descend()
+        if not ended:
+            s = self.play_out(s, depth)
+        self.back_up(self.leaf_value(s))
+
+    def descend(self) -> tuple[Any, int, bool]:
+        """Selection and expansion: from the root, UCB1's move at each node (`select_ucb`;
+        the root's moves are `root_actions`, a node's below are the legal ones where it
+        stands) and the ghosts' sampled replies, until the game ends or Pacman is stuck
+        (`ended`), the horizon is reached, or a move leaves the tree (one node added).
+        Returns the position reached, Pacman's moves from the root and `ended`; `path` holds
+        the (node, move)s played."""
+        s: Any = self.state
+        root = node = self.root
+        legal, c, lo, hi, draw = self.legal, self.c, self.lo, self.hi, self.draw
+        reply = self.reply
+        path = self.path
+        path.clear()
+        depth = generated = 0
+        ended = False
+        while True:
+            moves = self.root_actions if node is root else legal(s, 0)
+            if not moves:
+                ended = True
+                break
+            move = select_ucb(moves, node.counts, node.totals, node.visits, c, lo, hi, draw)
+            path.append((node, move))
+            s = s.successor(0, move)
+            generated += 1
+            s = reply(s)
+            depth += 1
             if s.is_win() or s.is_lose():
-                return s
+                ended = True
+                break
+            if depth >= self.horizon:
+                break
+            child = node.children.get(move)
+            if child is None:
+                node.children[move] = _Node()
+                self.tree_size += 1
+                break
+            node = child
+        self.generated += generated
+        return s, depth, ended
+
+    def play_out(self, s: Any, depth: int) -> Any:
+        """The playout from `depth` Pacman moves: the policy's moves without Stop and the
+        ghosts' sampled replies, until the horizon, the game's end, or no move. (The replies
+        are `reply`'s, inline: the call and its attribute loads cost 2% of a search.)"""
+        policy, draw, horizon = self.playout, self.draw, self.horizon
+        chance, num_agents = self.chance, self.num_agents
+        generated = 0
+        while depth < horizon:
+            moves = actions_without_stop(s, 0)
+            if not moves:
+                break
+            if policy is None:
+                s = s.successor(0, moves[int(draw() * len(moves))])
+                generated += 1
+            else:
+                _, s, made = policy(s, moves, draw)
+                generated += made
+            for agent in range(1, num_agents):
+                if s.is_win() or s.is_lose():
+                    break
+                moves = s.legal_actions(agent)
+                if not moves:
+                    continue
+                if chance is None:
+                    move = moves[int(draw() * len(moves))]
+                else:
+                    move = moves[sample_index(chance(s, agent, moves), draw())]
+                s = s.successor(agent, move)
+                generated += 1
+            depth += 1
+            if s.is_win() or s.is_lose():
+                break
+        self.generated += generated
+        return s
+
+    def reply(self, s: Any) -> Any:
+        """The ghosts' sampled moves after Pacman's: each in turn (one with no legal move
+        passes), until the game ends."""
+        chance, draw = self.chance, self.draw
+        generated = 0
+        for agent in range(1, self.num_agents):
+            if s.is_win() or s.is_lose():
+                break
             moves = s.legal_actions(agent)
             if not moves:
                 continue
@@ -437,102 +563,55 @@ def mcts_search(state: SearchState, evaluate: Evaluation, rng: random.Random, *,
                 move = moves[sample_index(chance(s, agent, moves), draw())]
             s = s.successor(agent, move)
             generated += 1
+        self.generated += generated
         return s
 
-    def counted(s: Any) -> float:
-        """The evaluation, counted (the leaf searches call it)."""
-        nonlocal evaluations
-        evaluations += 1
-        return evaluate(s)
+    def leaf_value(self, s: Any) -> float:
+        """The playout's value: the evaluation's, or with `leaf_depth` (and the game on, and
+        Pacman a move) the leaf search's, its nodes counted but for its root."""
+        if self.leaf_depth and not (s.is_win() or s.is_lose()) and self.legal(s, 0):
+            searched = _expectimax(s, self.leaf_depth, self.counted, actions=self.legal,
+                                   chance=self.chance)
+            self.generated += searched.nodes_generated - 1  # its root is the playout's last
+            return float(searched.value)
+        self.evaluations += 1
+        return float(self.evaluate(s))
 
-    stopped = "playouts"
-    while True:
-        # selection and expansion
-        s: Any = state
-        node = root
-        depth = 0
-        path.clear()
-        ended = False
-        while True:
-            moves = root_actions if node is root else legal(s, 0)
-            if not moves:
-                ended = True
-                break
-            move = _select(node, moves, c, lo, hi, draw)
-            path.append((node, move))
-            s = s.successor(0, move)
-            generated += 1
-            s = reply(s)
-            depth += 1
-            if s.is_win() or s.is_lose():
-                ended = True
-                break
-            if depth >= horizon:
-                break
-            child = node.children.get(move)
-            if child is None:
-                node.children[move] = _Node()
-                tree_size += 1
-                break
-            node = child
-        # the playout: the policy's Pacman moves without Stop, the ghosts' moves from the model
-        if not ended:
-            while depth < horizon:
-                moves = actions_without_stop(s, 0)
-                if not moves:
-                    break
-                if playout is None:
-                    s = s.successor(0, moves[int(draw() * len(moves))])
-                    generated += 1
-                else:
-                    _, s, made = playout(s, moves, draw)
-                    generated += made
-                s = reply(s)
-                depth += 1
-                if s.is_win() or s.is_lose():
-                    break
-        if leaf_depth and not (s.is_win() or s.is_lose()) and legal(s, 0):
-            searched = _expectimax(s, leaf_depth, counted, actions=legal, chance=chance)
-            value = float(searched.value)
-            generated += searched.nodes_generated - 1  # its root is the playout's last node
-        else:
-            value = float(evaluate(s))
-            evaluations += 1
-        if value < lo:
-            lo = value
-        if value > hi:
-            hi = value
-        for visited, move in path:
+    def counted(self, s: Any) -> float:
+        """The evaluation, counted (the leaf searches call it)."""
+        self.evaluations += 1
+        return self.evaluate(s)
+
+    def back_up(self, value: float) -> None:
+        """Widen the range of leaf values by `value` and add it to every (node, move) of the
+        playout's path."""
+        if value < self.lo:
+            self.lo = value
+        if value > self.hi:
+            self.hi = value
+        for visited, move in self.path:
             visited.visits += 1
             visited.counts[move] = visited.counts.get(move, 0) + 1
             visited.totals[move] = visited.totals.get(move, 0.0) + value
-        done += 1
-        if playouts is not None and done >= playouts:
-            break
-        if node_limit is not None and generated >= node_limit:
-            stopped = "nodes"
-            break
-        if deadline is not None and clock() >= deadline:
-            stopped = "time"
-            break
-    tree.size, tree.lo, tree.hi = tree_size, lo, hi
-    stats = tuple(RootMove(a, root.counts.get(a, 0),
-                           root.totals[a] / root.counts[a] if root.counts.get(a) else math.nan)
-                  for a in root_actions)
-    most = max(move.visits for move in stats)
-    best = tuple(move for move in stats if move.visits == most)
-    chosen = tie_draw(best, draw)
-    recorded = None
-    if trace:
-        recorded = MCTSTrace(
-            action_name(chosen.action), chosen.mean, horizon, generated, evaluations,
-            tuple((action_name(move.action), move.mean) for move in stats),
-            tuple((action_name(move.action), move.visits) for move in stats),
-            tuple(action_name(move) for move in _principal_variation(root, chosen.action)),
-            sum(move.visits for move in stats), tree_size, stopped, budget, float(c))
-    return MCTSDecision(chosen.action, chosen.mean, generated,
-                        tuple(move.action for move in best), done, tree_size, stats, stopped,
-                        recorded, carried)
+
+    def decision(self, stopped: str, trace: bool, budget: str) -> MCTSDecision:
+        """The root's most visited move (one more draw for a tie) and its statistics; with
+        `trace`, the trace too (`budget` the budget's text)."""
+        root = self.root
+        stats = root_statistics(self.root_actions, root.counts, root.totals)
+        chosen, best = most_visited(stats, self.draw)
+        recorded = None
+        if trace:
+            recorded = MCTSTrace(
+                action_name(chosen.action), chosen.mean, self.horizon, self.generated,
+                self.evaluations, tuple((action_name(move.action), move.mean) for move in stats),
+                tuple((action_name(move.action), move.visits) for move in stats),
+                tuple(action_name(move) for move in _principal_variation(root, chosen.action)),
+                sum(move.visits for move in stats), self.tree_size, stopped, budget,
+                float(self.c))
+        return MCTSDecision(chosen.action, chosen.mean, self.generated,
+                            tuple(move.action for move in best), self.done, self.tree_size,
+                            stats, stopped, recorded, self.carried)
 
 
 def _principal_variation(root: _Node, first: Any) -> list[Any]:
@@ -548,39 +627,6 @@ def _principal_variation(root: _Node, first: Any) -> list[Any]:
         line.append(best)
         node = node.children.get(best)
     return line
-
-
-def _select(node: _Node, moves: Sequence[Any], c: float, lo: float, hi: float,
-            draw: Callable[[], float]) -> Any:
-    """UCB1: an untried move, else the largest normalised mean plus exploration; among equals
-    (several untried moves, or equal scores; every move when every score is NaN) one draw
-    picks uniformly (none for one move)."""
-    counts, totals = node.counts, node.totals
-    for move in moves:
-        if move not in counts:  # a list only while the node still has untried moves
-            untried = [move for move in moves if move not in counts]
-            return tie_draw(untried, draw)
-    spread = hi - lo
-    log_visits = math.log(node.visits) if node.visits > 0 else 0.0
-    best: list[Any] = []
-    best_score = -math.inf
-    for move in moves:
-        n = counts[move]
-        q = (totals[move] / n - lo) / spread if spread > 0 else 0.5
-        score = q + c * math.sqrt(log_visits / n)
-        if score > best_score:
-            best, best_score = [move], score
-        elif score == best_score:
-            best.append(move)
-    # no best when every score is NaN (an infinite value made the normalisation 0/0): all equal
-    return tie_draw(best or moves, draw)
-
-
-def tie_draw(candidates: Sequence[T], draw: Callable[[], float]) -> T:
-    """One of equally good `candidates` (not empty): the only one without a draw, else one
-    draw of `draw` (uniform in [0, 1)) picks uniformly, so no candidate is favoured by the
-    order it is listed in."""
-    return candidates[0] if len(candidates) == 1 else candidates[int(draw() * len(candidates))]
 
 
 def greedy_playout(epsilon: float = DEFAULT_EPSILON) -> PlayoutPolicy:
@@ -654,57 +700,6 @@ def ghost_chance(name: str) -> ChanceModel | None:
     if name not in SEARCH_GHOST_MODELS:
         raise ValueError(f"unknown ghost_model {name!r} (choose {' or '.join(GHOST_MODELS)})")
     return chance_model(name)
-
-
-def check_budget(playouts: int | None, node_limit: int | None, time_limit: float | None,
-                 horizon: int, c: float) -> int | None:
-    """Check an MCTS search's budget, horizon and exploration constant (the Pacman and the
-    ghosts' searches share it).
-
-    Returns:
-        `playouts`, or `DEFAULT_PLAYOUTS` when no budget is given.
-
-    Raises:
-        ValueError: more than one budget, or a budget, horizon or constant out of range.
-    """
-    budgets = [b for b in (playouts, node_limit, time_limit) if b is not None]
-    if len(budgets) > 1:
-        raise ValueError("give one budget: playouts, node_limit or time_limit")
-    if not budgets:
-        playouts = DEFAULT_PLAYOUTS
-    for name, count in (("playouts", playouts), ("node_limit", node_limit),
-                        ("horizon", horizon)):
-        reason = optional_count(name, count)
-        if reason is not None:
-            raise ValueError(reason)
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
-    if not c >= 0:
-        raise ValueError(f"c must be a number >= 0, got {c!r}")
-    return playouts
-
-
-def one_budget(settings: AgentSettings) -> None:
-    """Refuse settings that give more than one of `playouts`, `nodes` and `time`.
-
-    Raises:
-        SettingsError: two or three of them are given.
-    """
-    given = [name for name in ("playouts", "nodes", "time")
-             if getattr(settings, name) is not None]
-    if len(given) > 1:
-        raise SettingsError(f"give one budget, not {' and '.join(given)} (playouts, nodes "
-                            "or time)")
-
-
-def sample_index(probabilities: Sequence[float], draw: float) -> int:
-    """The index `draw` (uniform in [0, 1)) falls on in the cumulative `probabilities`."""
-    total = 0.0
-    for index, weight in enumerate(probabilities):
-        total += weight
-        if draw < total:
-            return index
-    return len(probabilities) - 1
 
 
 def named_evaluation(spec: str | Evaluation) -> tuple[Evaluation, str]:
@@ -804,10 +799,7 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                  **values: Any) -> None:
         super().__init__(index, settings, **values)
         chosen = self.settings
-        if chosen.playouts is None and chosen.nodes is None and chosen.time is None:
-            self.playouts: int | None = DEFAULT_PLAYOUTS
-        else:
-            self.playouts = chosen.playouts
+        self.playouts = default_playouts(chosen.playouts, chosen.nodes, chosen.time)
         self.nodes, self.time = chosen.nodes, chosen.time
         self.horizon, self.c = chosen.horizon, float(chosen.c)
         self.evaluation, self._evaluation_name = named_evaluation(chosen.evaluation)
@@ -825,13 +817,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
 
     def settings_text(self) -> str:
         """E.g. `playouts=200 score horizon=10 c=1`."""
-        if self.playouts is not None:
-            budget = f"playouts={self.playouts}"
-        elif self.nodes is not None:
-            budget = f"nodes={self.nodes}"
-        else:
-            budget = f"time={self.time:g}"
-        parts = [budget, self._evaluation_name, f"horizon={self.horizon}", f"c={self.c:g}"]
+        parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
+                 f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":
             parts.append(f"ghost_model={self.ghost_model}")
         if not self.settings.allow_stop:

@@ -71,7 +71,8 @@ position, after the earlier ghosts' real moves. The price is one search per ghos
 (docs/multiplayer.md has the time it takes), and only where the ghost has a choice.
 
 One job, the MCTS ghost (its values, its search and the agent), a little over 500 lines because
-of this exact description.
+of this exact description. The budget, UCB1's choice and the decision at the root are shared
+with Pacman's search, in `pacman.agents.mcts_core`.
 """
 
 from __future__ import annotations
@@ -85,17 +86,20 @@ from typing import Any
 
 from pacman import Direction, GameState
 from pacman.agents.ghosts import GhostAgent
-from pacman.agents.mcts import (
-    DEFAULT_EPSILON,
+from pacman.agents.mcts import DEFAULT_EPSILON, greedy_playout, named_evaluation
+from pacman.agents.mcts_core import (
     DEFAULT_PLAYOUTS,
+    PlayoutBudget,
     PlayoutPolicy,
     RootMove,
+    budget_text,
     check_budget,
-    greedy_playout,
-    named_evaluation,
+    default_playouts,
+    most_visited,
     one_budget,
+    root_statistics,
     sample_index,
-    tie_draw,
+    select_ucb,
 )
 from pacman.agents.pacman_agents import GHOST_MODELS, chance_model, score_evaluation
 from pacman.agents.search_core import ChanceModel, actions_without_stop
@@ -230,98 +234,155 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
         ValueError: a bad mode, ghost, budget, horizon or constant, or a terminal root.
     """
     playouts = check_budget(playouts, node_limit, time_limit, horizon, c)
+    _check_search(state, ghost, mode, catch_bonus, distance_weight)
+    root_moves = tuple(state.legal_actions(ghost))
+    if len(root_moves) == 1:
+        return GhostMCTSDecision(root_moves[0], math.nan, 1, root_moves, 0, 1,
+                                 (RootMove(root_moves[0], 0, math.nan),), "single")
+    budget = PlayoutBudget(playouts, node_limit, time_limit, clock)
+    search = _GhostSearch(_Node(state, ghost, 0, root_moves), rng.random, horizon, c,
+                          lambda s, pacman_moves: team_values(
+                              s, mode, evaluate, catch_bonus, distance_weight, pacman_moves,
+                              horizon),
+                          pacman_playout, ghost_chance)
+    stopped = search.run(budget)
+    return search.decision(ghost, stopped)
+
+
+def _check_search(state: GameState, ghost: int, mode: str, catch_bonus: float,
+                  distance_weight: float) -> None:
+    """Refuse a bad weight, mode or ghost, or a terminal root (in this order).
+
+    Raises:
+        ValueError: what is wrong, as a user can act on it.
+    """
     for name, number in (("catch_bonus", catch_bonus), ("distance_weight", distance_weight)):
         reason = _weight(name, number)
         if reason is not None:
             raise ValueError(reason)
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r} (choose {' or '.join(MODES)})")
-    num_agents = state.num_agents
-    if not 1 <= ghost < num_agents:
-        raise ValueError(f"no ghost {ghost} in a game of {num_agents - 1} ghost(s)")
+    if not 1 <= ghost < state.num_agents:
+        raise ValueError(f"no ghost {ghost} in a game of {state.num_agents - 1} ghost(s)")
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
-    root_moves = tuple(state.legal_actions(ghost))
-    if len(root_moves) == 1:
-        return GhostMCTSDecision(root_moves[0], math.nan, 1, root_moves, 0, 1,
-                                 (RootMove(root_moves[0], 0, math.nan),), "single")
-    deadline = None if time_limit is None else clock() + time_limit
-    draw = rng.random
-    generated = 1
-    tree_size = 1
-    done = 0
-    lo = [math.inf] * num_agents
-    hi = [-math.inf] * num_agents
 
-    def values(s: GameState, pacman_moves: int) -> tuple[float, ...]:
-        return team_values(s, mode, evaluate, catch_bonus, distance_weight, pacman_moves,
-                           horizon)
 
-    def node_at(s: GameState, agent: int, pacman_moves: int) -> _Node:
+class _GhostSearch:
+    """One run of `ghost_mcts_search` past its checks: its settings, its counters
+    (`generated`, `done` playouts, `tree_size`, and per agent the range `lo`, `hi` of the
+    backed-up values) and the steps of one playout, `iterate`: `descend` (selection and
+    expansion), `play_out` and `back_up`. `values(state, pacman_moves)` is `team_values` with
+    the search's mode and weights."""
+
+    __slots__ = ("c", "done", "draw", "generated", "ghost_chance", "hi", "horizon", "lo",
+                 "num_agents", "pacman_playout", "path", "root", "tree_size", "values")
+
+    def __init__(self, root: _Node, draw: Callable[[], float], horizon: int, c: float,
+                 values: Callable[[GameState, int], tuple[float, ...]],
+                 pacman_playout: PlayoutPolicy | None,
+                 ghost_chance: ChanceModel | None) -> None:
+        self.root, self.draw, self.horizon, self.c, self.values = root, draw, horizon, c, values
+        self.pacman_playout, self.ghost_chance = pacman_playout, ghost_chance
+        self.num_agents = root.state.num_agents
+        self.generated = self.tree_size = 1  # the root
+        self.done = 0
+        self.lo = [math.inf] * self.num_agents
+        self.hi = [-math.inf] * self.num_agents
+        self.path: list[tuple[_Node, Any]] = []  # this playout's (node, move)s
+
+    def run(self, budget: PlayoutBudget) -> str:
+        """Playouts until `budget` is spent (at least one); returns why it stopped."""
+        while True:
+            self.iterate()
+            self.done += 1
+            stopped = budget.spent(self.done, self.generated)
+            if stopped is not None:
+                return stopped
+
+    def iterate(self) -> None:
+        """One playout: down the tree to a new node or a leaf, played out from a new node,
+        and its value vector backed up."""
+        node = self.descend()
+        self.back_up(node.leaf if node.leaf is not None else self.play_out(
+            node.state, node.agent, node.pacman_moves))
+
+    def descend(self) -> _Node:
+        """Selection and expansion: from the root, the mover's UCB1 move at each node
+        (`select_ucb` on the mover's own values and range) until a leaf or a move not yet in
+        the tree, whose node is added (one `successor()` call). Returns the node reached;
+        `path` holds the (node, move)s played."""
+        node = self.root
+        c, lo, hi, draw = self.c, self.lo, self.hi, self.draw
+        path = self.path
+        path.clear()
+        while node.moves:
+            agent = node.agent
+            move = select_ucb(node.moves, node.counts, node.totals, node.visits, c,
+                              lo[agent], hi[agent], draw, agent)
+            path.append((node, move))
+            child = node.children.get(move)
+            if child is None:
+                s = node.state.successor(agent, move)
+                self.generated += 1
+                child = self.node_at(s, agent + 1 if agent + 1 < self.num_agents else 0,
+                                     node.pacman_moves + (agent == 0))
+                node.children[move] = child
+                self.tree_size += 1
+                return child
+            node = child
+        return node
+
+    def node_at(self, s: GameState, agent: int, pacman_moves: int) -> _Node:
         """A new node; a leaf (with its value) when the game or the horizon ends there."""
-        if s.is_win() or s.is_lose() or (agent == 0 and pacman_moves >= horizon):
+        if s.is_win() or s.is_lose() or (agent == 0 and pacman_moves >= self.horizon):
             node = _Node(s, agent, pacman_moves, ())
-            node.leaf = values(s, pacman_moves)
+            node.leaf = self.values(s, pacman_moves)
             return node
         return _Node(s, agent, pacman_moves, s.legal_actions(agent))
 
-    def playout(s: GameState, agent: int, pacman_moves: int) -> tuple[float, ...]:
-        """The models' moves from `agent`'s turn until the game or the horizon ends."""
-        nonlocal generated
+    def play_out(self, s: GameState, agent: int, pacman_moves: int) -> tuple[float, ...]:
+        """The models' moves from `agent`'s turn until the game or the horizon ends (a ghost
+        with one legal move takes it without a draw); the last position's value vector."""
+        draw, num_agents, horizon = self.draw, self.num_agents, self.horizon
+        policy, chance = self.pacman_playout, self.ghost_chance
+        generated = 0
         while not (s.is_win() or s.is_lose()):
             if agent == 0:
                 if pacman_moves >= horizon:
                     break
                 moves = actions_without_stop(s, 0)
-                if pacman_playout is None:
+                if policy is None:
                     s = s.successor(0, moves[int(draw() * len(moves))])
                     generated += 1
                 else:
-                    _, s, made = pacman_playout(s, moves, draw)
+                    _, s, made = policy(s, moves, draw)
                     generated += made
                 pacman_moves += 1
             else:
                 moves = s.legal_actions(agent)
                 if len(moves) == 1:
                     move = moves[0]
-                elif ghost_chance is None:
+                elif chance is None:
                     move = moves[int(draw() * len(moves))]
                 else:
-                    move = moves[sample_index(ghost_chance(s, agent, moves), draw())]
+                    move = moves[sample_index(chance(s, agent, moves), draw())]
                 s = s.successor(agent, move)
                 generated += 1
             agent = agent + 1 if agent + 1 < num_agents else 0
-        return values(s, pacman_moves)
+        self.generated += generated
+        return self.values(s, pacman_moves)
 
-    root = _Node(state, ghost, 0, root_moves)
-    path: list[tuple[_Node, Any]] = []
-    stopped = "playouts"
-    while True:
-        node = root
-        path.clear()
-        while node.moves:
-            move = _select(node, c, lo, hi, draw)
-            path.append((node, move))
-            child = node.children.get(move)
-            if child is None:
-                agent = node.agent
-                s = node.state.successor(agent, move)
-                generated += 1
-                child = node_at(s, agent + 1 if agent + 1 < num_agents else 0,
-                                node.pacman_moves + (agent == 0))
-                node.children[move] = child
-                tree_size += 1
-                node = child
-                break
-            node = child
-        result = node.leaf if node.leaf is not None else playout(
-            node.state, node.agent, node.pacman_moves)
+    def back_up(self, result: tuple[float, ...]) -> None:
+        """Widen each agent's range of values by `result` and add the vector to every (node,
+        move) of the playout's path."""
+        lo, hi = self.lo, self.hi
         for agent, value in enumerate(result):
             if value < lo[agent]:
                 lo[agent] = value
             if value > hi[agent]:
                 hi[agent] = value
-        for visited, move in path:
+        for visited, move in self.path:
             visited.visits += 1
             visited.counts[move] = visited.counts.get(move, 0) + 1
             total = visited.totals.get(move)
@@ -330,52 +391,16 @@ def ghost_mcts_search(state: GameState, ghost: int, rng: random.Random, *,
             else:
                 for agent, value in enumerate(result):
                     total[agent] += value
-        done += 1
-        if playouts is not None and done >= playouts:
-            break
-        if node_limit is not None and generated >= node_limit:
-            stopped = "nodes"
-            break
-        if deadline is not None and clock() >= deadline:
-            stopped = "time"
-            break
-    stats = tuple(RootMove(a, root.counts.get(a, 0),
-                           root.totals[a][ghost] / root.counts[a] if root.counts.get(a)
-                           else math.nan)
-                  for a in root_moves)
-    most = max(move.visits for move in stats)
-    best = tuple(move for move in stats if move.visits == most)
-    chosen = tie_draw(best, draw)
-    return GhostMCTSDecision(chosen.action, chosen.mean, generated,
-                             tuple(move.action for move in best), done, tree_size, stats,
-                             stopped)
 
-
-def _select(node: _Node, c: float, lo: Sequence[float], hi: Sequence[float],
-            draw: Callable[[], float]) -> Any:
-    """UCB1 for the node's mover: an untried move, else the largest normalised mean of the
-    mover's own value plus exploration; among equals (several untried moves, or equal scores;
-    every move when every score is NaN) one draw picks uniformly (none for one move)."""
-    counts, totals, agent, moves = node.counts, node.totals, node.agent, node.moves
-    for move in moves:
-        if move not in counts:  # a list only while the node still has untried moves
-            untried = [move for move in moves if move not in counts]
-            return tie_draw(untried, draw)
-    low = lo[agent]
-    spread = hi[agent] - low
-    log_visits = math.log(node.visits) if node.visits > 0 else 0.0
-    best: list[Any] = []
-    best_score = -math.inf
-    for move in moves:
-        n = counts[move]
-        q = (totals[move][agent] / n - low) / spread if spread > 0 else 0.5
-        score = q + c * math.sqrt(log_visits / n)
-        if score > best_score:
-            best, best_score = [move], score
-        elif score == best_score:
-            best.append(move)
-    # no best when every score is NaN (an infinite value made the normalisation 0/0): all equal
-    return tie_draw(best or moves, draw)
+    def decision(self, ghost: int, stopped: str) -> GhostMCTSDecision:
+        """The root's most visited move (one more draw for a tie) and its statistics, means
+        for the searching `ghost`."""
+        root = self.root
+        stats = root_statistics(root.moves, root.counts, root.totals, ghost)
+        chosen, best = most_visited(stats, self.draw)
+        return GhostMCTSDecision(chosen.action, chosen.mean, self.generated,
+                                 tuple(move.action for move in best), self.done,
+                                 self.tree_size, stats, stopped)
 
 
 def _weight(name: str, value: Any) -> str | None:
@@ -449,10 +474,7 @@ class MCTSGhost(GhostAgent[MCTSGhostSettings]):
                  **values: Any) -> None:
         super().__init__(index, settings, **values)
         chosen = self.settings
-        if chosen.playouts is None and chosen.nodes is None and chosen.time is None:
-            self.playouts: int | None = DEFAULT_PLAYOUTS
-        else:
-            self.playouts = chosen.playouts
+        self.playouts = default_playouts(chosen.playouts, chosen.nodes, chosen.time)
         self.nodes, self.time = chosen.nodes, chosen.time
         self.mode, self.horizon, self.c = chosen.mode, chosen.horizon, float(chosen.c)
         self.catch_bonus = float(chosen.catch_bonus)
@@ -467,13 +489,8 @@ class MCTSGhost(GhostAgent[MCTSGhostSettings]):
 
     def settings_text(self) -> str:
         """E.g. `paranoid playouts=200 score horizon=10 c=1`, then what is not the default."""
-        if self.playouts is not None:
-            budget = f"playouts={self.playouts}"
-        elif self.nodes is not None:
-            budget = f"nodes={self.nodes}"
-        else:
-            budget = f"time={self.time:g}"
-        parts = [self.mode, budget, self._evaluation_name, f"horizon={self.horizon}",
+        parts = [self.mode, budget_text(self.playouts, self.nodes, self.time),
+                 self._evaluation_name, f"horizon={self.horizon}",
                  f"c={self.c:g}"]
         if self.catch_bonus != DEFAULT_CATCH_BONUS:
             parts.append(f"catch_bonus={self.catch_bonus:g}")

@@ -18,7 +18,7 @@ and which actions were never generated. It also holds the principal variation an
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pacman.agents.search_core import (
@@ -77,6 +77,9 @@ class _Tracer:
         return node
 
 
+_Line = tuple[tuple[int, str], ...]
+
+
 def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any], float], *,
                   actions: ActionGenerator | None = None, chance: ChanceModel | None = None,
                   max_nodes: int = DEFAULT_TRACE_NODES,
@@ -89,51 +92,95 @@ def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any],
         raise ValueError(f"max_nodes must be a positive integer, got {max_nodes!r}")
     legal = legal_actions if actions is None else actions
     root_actions = check_root(state, depth, legal)
-    last = state.num_agents - 1
-    pruning = method == "alphabeta"
-    kind_of = CHANCE if method == "expectimax" else MIN
     trace = SearchTrace(method, depth, max_nodes)
-    tracer = _Tracer(trace, label)
-    Line = tuple[tuple[int, str], ...]
+    search = _TracedSearch(trace, _Tracer(trace, label), evaluate, legal, chance,
+                           state.num_agents - 1)
+    return search.root(state, root_actions, depth)
 
-    def evaluated(s: Any, node: TraceNode | None, kind: str) -> tuple[float, Line]:
-        trace.evaluations += 1
-        v = evaluate(s)
+
+class _TracedSearch:
+    """The recursion of `traced_search`: the fast searches' order of calls (successors,
+    evaluations, chance models), each generated node recorded by the tracer. A search step
+    returns a node's value and the principal line below it, `(agent, action name)` pairs."""
+
+    def __init__(self, trace: SearchTrace, tracer: _Tracer, evaluate: Callable[[Any], float],
+                 legal: ActionGenerator, chance: ChanceModel | None, last: int) -> None:
+        self.trace, self.tracer, self.evaluate = trace, tracer, evaluate
+        self.legal, self.chance, self.last = legal, chance, last
+        self.pruning = trace.method == "alphabeta"
+        self.kind_of = CHANCE if trace.method == "expectimax" else MIN
+
+    def root(self, state: Any, root_actions: Sequence[Any], depth: int) -> Decision:
+        """Search every root action in order (alpha-beta: with the best value so far as
+        alpha), choose as the fast searches do (`RootChoice`) and complete the trace."""
+        trace, pruning = self.trace, self.pruning
+        root = self.tracer.root(state)
+        if pruning:
+            root.alpha, root.beta = -_INF, _INF
+        choice = RootChoice()
+        alpha = -_INF
+        lines: dict[Any, _Line] = {}
+        for action in root_actions:
+            value, line = self.child(state, root, 0, action, 0, depth,
+                                     alpha if pruning else -_INF, _INF)
+            lines[action] = ((0, action_name(action)), *line)
+            trace.root_values.append((action_name(action), value))
+            choice.offer(action, value)
+            if value > alpha:
+                alpha = value
+        decision = choice.decision(trace.nodes_generated)
+        root.value = decision.value
+        trace.action, trace.value = action_name(decision.action), decision.value
+        trace.principal_variation = list(lines[decision.action])
+        return Decision(decision.action, decision.value, decision.nodes_generated,
+                        decision.best_actions, trace)
+
+    def evaluated(self, s: Any, node: TraceNode | None, kind: str) -> tuple[float, _Line]:
+        """The evaluation of `s`, counted, and recorded as `node`'s value of `kind`."""
+        self.trace.evaluations += 1
+        v = self.evaluate(s)
         if node is not None:
             node.kind, node.value = kind, v
         return v, ()
 
-    def child(s: Any, parent: TraceNode | None, agent: int, a: Any, ply: int, d: int,
-              alpha: float, beta: float) -> tuple[float, Line]:
+    def child(self, s: Any, parent: TraceNode | None, agent: int, a: Any, ply: int, d: int,
+              alpha: float, beta: float) -> tuple[float, _Line]:
         """Generate the child of `s` by `a` and value it as the fast searches do."""
         c = s.successor(agent, a)
-        trace.nodes_generated += 1
+        self.trace.nodes_generated += 1
+        last = self.last
         nxt = 0 if agent == last else agent + 1
-        node = tracer.add(parent, c, a, ply + 1, nxt)
+        node = self.tracer.add(parent, c, a, ply + 1, nxt)
         if c.is_win() or c.is_lose():
-            return evaluated(c, node, TERMINAL)
+            return self.evaluated(c, node, TERMINAL)
         if agent == last and d == 1:  # every child of the last layer is at the depth limit
-            return evaluated(c, node, LEAF)
+            return self.evaluated(c, node, LEAF)
         nd = d - 1 if agent == last else d
-        return search(c, node, nxt, ply + 1, nd, alpha, beta)
+        return self.search(c, node, nxt, ply + 1, nd, alpha, beta)
 
-    def search(s: Any, node: TraceNode | None, agent: int, ply: int, d: int,
-               alpha: float, beta: float) -> tuple[float, Line]:
-        # `s` is not a leaf: `agent` to move with d >= 1 plies left (this one included).
-        acts = legal(s, agent)
+    def search(self, s: Any, node: TraceNode | None, agent: int, ply: int, d: int,
+               alpha: float, beta: float) -> tuple[float, _Line]:
+        """`s` is not a leaf: `agent` to move with d >= 1 plies left (this one included). A
+        chance node's value is the expectation under the model (uniform without one), its line
+        through the most likely outcome (the first of the likeliest); a MAX or MIN node's the
+        best child's (the first of equals), and with alpha-beta the window narrows as it goes
+        and a value past it ends the loop (`cut`). The loops are here, not in helpers: two
+        frames a ply (this and `child`), as deep traced searches need."""
+        acts = self.legal(s, agent)
         if not acts:
-            return evaluated(s, node, STUCK)
-        kind = MAX if agent == 0 else kind_of
+            return self.evaluated(s, node, STUCK)
+        kind = MAX if agent == 0 else self.kind_of
+        pruning, chance = self.pruning, self.chance
         if node is not None:
             node.kind = kind
             if pruning:
                 node.alpha, node.beta = alpha, beta
-        best_line: Line = ()
+        best_line: _Line = ()
         if kind == CHANCE:
             values = []
             lines = []
             for a in acts:
-                v, line = child(s, node, agent, a, ply, d, alpha, beta)
+                v, line = self.child(s, node, agent, a, ply, d, alpha, beta)
                 values.append(v)
                 lines.append(((agent, action_name(a)), *line))
             probs = ([1.0 / len(acts)] * len(acts) if chance is None
@@ -146,21 +193,12 @@ def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any],
         maximising = kind == MAX
         v = -_INF if maximising else _INF
         for i, a in enumerate(acts):
-            cv, line = child(s, node, agent, a, ply, d, alpha, beta)
+            cv, line = self.child(s, node, agent, a, ply, d, alpha, beta)
             if (cv > v) if maximising else (cv < v):
                 v, best_line = cv, ((agent, action_name(a)), *line)
                 if pruning:
-                    cut = (v > beta) if maximising else (v < alpha)
-                    if cut:
-                        skipped = [action_name(b) for b in acts[i + 1:]]
-                        if skipped:
-                            trace.cuts += 1
-                            trace.pruned += len(skipped)
-                        if node is not None:
-                            node.value = v
-                            node.cut = {"after": i, "by": "beta" if maximising else "alpha",
-                                        "bound": beta if maximising else alpha,
-                                        "skipped": skipped}
+                    if (v > beta) if maximising else (v < alpha):
+                        self.cut(node, acts, i, v, alpha, beta, maximising)
                         return v, best_line
                     if maximising and v > alpha:
                         alpha = v
@@ -170,25 +208,18 @@ def traced_search(method: str, state: Any, depth: int, evaluate: Callable[[Any],
             node.value = v
         return v, best_line
 
-    root = tracer.root(state)
-    if pruning:
-        root.alpha, root.beta = -_INF, _INF
-    choice = RootChoice()
-    alpha = -_INF
-    lines: dict[Any, Line] = {}
-    for action in root_actions:
-        value, line = child(state, root, 0, action, 0, depth, alpha if pruning else -_INF, _INF)
-        lines[action] = ((0, action_name(action)), *line)
-        trace.root_values.append((action_name(action), value))
-        choice.offer(action, value)
-        if value > alpha:
-            alpha = value
-    decision = choice.decision(trace.nodes_generated)
-    root.value = decision.value
-    trace.action, trace.value = action_name(decision.action), decision.value
-    trace.principal_variation = list(lines[decision.action])
-    return Decision(decision.action, decision.value, decision.nodes_generated,
-                    decision.best_actions, trace)
+    def cut(self, node: TraceNode | None, acts: Sequence[Any], i: int, v: float, alpha: float,
+            beta: float, maximising: bool) -> None:
+        """Record alpha-beta's cut after the `i`-th child: the trace's totals, and the node's
+        value and `cut` (after which child, by which bound, the actions never generated)."""
+        skipped = [action_name(b) for b in acts[i + 1:]]
+        if skipped:
+            self.trace.cuts += 1
+            self.trace.pruned += len(skipped)
+        if node is not None:
+            node.value = v
+            node.cut = {"after": i, "by": "beta" if maximising else "alpha",
+                        "bound": beta if maximising else alpha, "skipped": skipped}
 
 
 def summary_line(trace: SearchTrace) -> str:
