@@ -221,39 +221,48 @@ class _Game:
         self.display.start(self.state, tuple(self.names))
 
     def play(self, cap: int) -> None:
-        """Turns until the game ends (`outcome` set) or Pacman has made `cap` moves."""
+        """Turns until the game ends (`outcome` set) or Pacman has made `cap` moves. The hot
+        loop of every game: what `timed` does, inlined, with the limits' checks only when
+        there are limits."""
         show = not isinstance(self.display, NullDisplay)
-        agents = self.agents
+        agents, think, guard = self.agents, self.think, self.guard
+        append, names = self.actions.append, _ACTION_NAMES
+        limited = self.limits.limited
+        clock = time.perf_counter
+        state = self.state
         while True:
             for index, agent in enumerate(agents):
                 if index == 0 and self.pacman_moves == cap:
                     self.outcome = Outcome.CAPPED
                     return
-                action, seconds = self.timed(index, agent.get_action)
-                name = self._move(index, action)
+                started = clock()
+                if limited:
+                    action = self._interrupted(index, agent.get_action, started)
+                else:
+                    action = guard(index, agent.get_action, state)
+                seconds = clock() - started
+                think[index] += seconds
+                if limited:
+                    self._check(index, started, seconds)
+                try:
+                    state = self.state = state.successor(index, action)
+                    name = names[action]  # legal, so one of the five
+                except BaseException as error:  # the action's own methods may raise
+                    if is_user_interrupt(error):
+                        raise
+                    legal = ", ".join(self.state.legal_actions(index))
+                    raise _Fault(Outcome.CRASH, index,
+                                 f"illegal action {_shown(action)} (legal: {legal})") from None
+                append(name)
                 move_nodes = move_trace = None
                 if index == 0:
                     move_nodes, move_trace = self._pacman_moved(agent, seconds)
                 if show:
-                    self.display.update(self.state, MoveInfo(
+                    self.display.update(state, MoveInfo(
                         index, name, seconds, move_nodes, self.pacman_moves, move_trace))
-                if self.state.is_terminal():
-                    self.outcome = Outcome.WIN if self.state.is_win() else Outcome.LOSS
+                if state.is_terminal():
+                    self.outcome = Outcome.WIN if state.is_win() else Outcome.LOSS
                     return
-
-    def _move(self, index: int, action: Any) -> str:
-        """Play agent `index`'s action; its name, or a `crash` fault if it is not legal."""
-        try:
-            self.state = self.state.successor(index, action)
-            name = _ACTION_NAMES[action]  # legal, so one of the five
-        except BaseException as error:  # the action's own methods may raise
-            if is_user_interrupt(error):
-                raise
-            legal = ", ".join(self.state.legal_actions(index))
-            raise _Fault(Outcome.CRASH, index,
-                         f"illegal action {_shown(action)} (legal: {legal})") from None
-        self.actions.append(name)
-        return name
 
     def _pacman_moved(self, agent: Agent, seconds: float) -> tuple[int | None, Any]:
         """Keep a Pacman move's time, node count and trace summary; the nodes and the trace

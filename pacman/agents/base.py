@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast, overload
 
 from pacman.agents.settings import AgentSettings
 from pacman.errors import SettingsError
@@ -13,6 +13,26 @@ if TYPE_CHECKING:
     from pacman.specs import AgentSpec
 
 S = TypeVar("S", bound=AgentSettings)
+
+
+class _SeededOnFirstUse:
+    """`BaseAgent.rng` before a game hands one (`set_rng`): a generator seeded with 0, made
+    when first read and kept in the agent's own attributes (seeding one costs more than many
+    moves, and every game replaces it). A non-data descriptor: once the agent has its own
+    `rng`, reading it is a plain attribute read."""
+
+    @overload
+    def __get__(self, agent: None, owner: type) -> _SeededOnFirstUse: ...
+
+    @overload
+    def __get__(self, agent: object, owner: type) -> random.Random: ...
+
+    def __get__(self, agent: object | None, owner: type) -> random.Random | _SeededOnFirstUse:
+        if agent is None:
+            return self
+        rng = random.Random(0)
+        vars(agent)["rng"] = rng
+        return rng
 
 
 class BaseAgent(Generic[S]):
@@ -31,10 +51,11 @@ class BaseAgent(Generic[S]):
     #: the settings this agent takes (a subclass of `AgentSettings`)
     Settings: ClassVar[type[AgentSettings]] = AgentSettings
     index: int = 0
+    #: the generator of every random choice: the game's (`set_rng`), or one seeded with 0
+    rng: _SeededOnFirstUse = _SeededOnFirstUse()
 
     def __init__(self, index: int = 0, settings: S | None = None, **values: Any) -> None:
         self.index = index
-        self._rng: random.Random | None = None
         name = type(self).__name__
         if settings is None:
             try:
@@ -60,21 +81,9 @@ class BaseAgent(Generic[S]):
         values = {item.name: getattr(self.settings, item.name) for item in self.Settings.fields()}
         return AgentSpec.of(type(self).__name__, self.Settings.batch_settings(values))
 
-    @property
-    def rng(self) -> random.Random:
-        """The generator of every random choice: the game's (`set_rng`), or outside a game one
-        seeded with 0, made when first asked for (seeding one costs more than many moves)."""
-        if self._rng is None:
-            self._rng = random.Random(0)
-        return self._rng
-
-    @rng.setter
-    def rng(self, rng: random.Random) -> None:
-        self._rng = rng
-
     def set_rng(self, rng: random.Random) -> None:
         """Use the game's generator for every random choice."""
-        self._rng = rng
+        self.rng = rng
 
     def settings_text(self) -> str:
         """The settings shown in the description ('' for none)."""

@@ -10,7 +10,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
@@ -18,8 +17,6 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias, overload
 from pacman import settings_text as settings
 from pacman.display.formats import MAX_ANIMATION_FPS, MIN_ANIMATION_FPS, animation_format
 from pacman.errors import LimitError, UsageError
-from pacman.limits import MAX_SECONDS
-from pacman.limits import seconds as checked_seconds
 
 if TYPE_CHECKING:
     from pacman.display.protocol import Display
@@ -103,6 +100,9 @@ def number_in(low: float, high: float, kind: type[float] = float, *, low_open: b
 def seconds(text: str) -> float:
     """An argparse type: a time limit in seconds, checked by the one check of a time limit
     (`pacman.limits.seconds`: above 0 and at most `MAX_SECONDS`), read by `read_number`."""
+    from pacman.limits import MAX_SECONDS  # when a limit is given: a command starts without it
+    from pacman.limits import seconds as checked_seconds
+
     value = read_number(text)
     try:
         if value is not None:
@@ -304,6 +304,8 @@ def _missing(error: OSError) -> bool:
 
 def _probe_folder(folder: Path) -> str | None:
     """Why no file can be made in `folder`, or None (a file made there and removed)."""
+    import tempfile  # here: it imports `random`, which a command that writes nothing never needs
+
     try:
         descriptor, name = tempfile.mkstemp(prefix=".pacman-check-", dir=folder)
     except OSError as error:
