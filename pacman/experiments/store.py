@@ -58,7 +58,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -799,13 +799,21 @@ def _record_problem(text: str, values: Sequence[Any], cache: dict[tuple[str, str
     description), outcome, fault, the nodes and move times summed, and a complete game's
     score and moves (an incomplete game's are not measured: NULL). `values` is the row as
     `_row_problem` reads it; `cache` keeps the agents' descriptions."""
+    read = _read_record(text)
+    if isinstance(read, str):
+        return read
+    game, data = read
+    return (_row_disagreement(game, data, values) or _misnamed_agent(game, values, cache)
+            or _reread_problem(game, data))
+
+
+def _read_record(text: str) -> tuple[GameRecord, dict[str, Any]] | str:
+    """A row's record text read as a replay's fields are (`_record_problem`): the game and
+    the JSON it came from, or what is wrong, one line."""
     from pacman.errors import ReplayError
     from pacman.replay.format import FORMAT, FORMAT_VERSION
     from pacman.replay.reader import decode_json, parse_replay
 
-    (_, _, _, seed, pacman, pacman_settings, ghost, ghost_settings, num_ghosts,
-     layout, _, _, outcome, complete, score, pacman_moves, move_seconds, nodes, nodes_moves,
-     fault, *_) = values
     if not _is_utf8(text):
         return "text that is not UTF-8"
     try:
@@ -843,6 +851,14 @@ def _record_problem(text: str, values: Sequence[Any], cache: dict[tuple[str, str
     strange = next((action for action in game.actions if action not in _DIRECTIONS), None)
     if strange is not None:
         return f"the action {_shown(strange)} is no direction ({', '.join(_DIRECTIONS)})"
+    return game, data
+
+
+def _row_disagreement(game: GameRecord, data: Mapping[str, Any], values: Sequence[Any]
+                      ) -> str | None:
+    """Counts that do not add up, or a field the record and its row tell differently."""
+    (_, _, _, seed, _, _, _, _, num_ghosts, layout, _, _, outcome, complete, score,
+     pacman_moves, move_seconds, nodes, nodes_moves, fault, *_) = values
     count = len(game.agents)
     wrong = [
         (f"{game.pacman_moves} Pacman moves in {len(game.actions)} actions of {count} agents",
@@ -873,9 +889,15 @@ def _record_problem(text: str, values: Sequence[Any], cache: dict[tuple[str, str
          float(sum(game.pacman_move_times)) != move_seconds),
         (f"outcome {game.outcome.value!r}, the row's {outcome!r}", game.outcome.value != outcome),
     ]
-    found = next((what for what, bad in wrong if bad), None)
-    if found is not None:
-        return found
+    return next((what for what, bad in wrong if bad), None)
+
+
+def _misnamed_agent(game: GameRecord, values: Sequence[Any],
+                    cache: dict[tuple[str, str], Any]) -> str | None:
+    """An agent the record names otherwise than its row does (a registered agent by its own
+    description)."""
+    (_, _, _, _, pacman, pacman_settings, ghost, ghost_settings, *_) = values
+    ghosts = len(game.agents) - 1
     for position, (name, settings, role) in enumerate(
             [(pacman, pacman_settings, "pacman")] + [(ghost, ghost_settings, "ghost")] * ghosts):
         said = game.agents[position]
@@ -883,6 +905,11 @@ def _record_problem(text: str, values: Sequence[Any], cache: dict[tuple[str, str
         if expected is not None and said != expected and said.split(" ")[0] != expected:
             return (f"agent {position} is {_shown(said)}, but the row's {role} "
                     f"{name} says {_shown(expected)}")
+    return None
+
+
+def _reread_problem(game: GameRecord, data: dict[str, Any]) -> str | None:
+    """A record that reads otherwise as a stored game than as a replay."""
     try:
         rebuilt = GameRecord.from_dict(data)  # what a table or a replay of the store reads
     except (ValueError, TypeError, KeyError, AttributeError) as error:
@@ -890,6 +917,8 @@ def _record_problem(text: str, values: Sequence[Any], cache: dict[tuple[str, str
     if rebuilt.to_dict() != game.to_dict():
         return "it reads differently as a replay and as a stored game"
     return None
+
+
 
 
 _DIRECTIONS = tuple(direction.value for direction in Direction)
