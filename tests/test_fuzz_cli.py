@@ -111,7 +111,10 @@ SETTINGS = st.sampled_from([
     "evaluation=nope", "evaluation=score:1,score:2", "evaluation=os:system",
     "allow_stop=false", "allow_stop=maybe", "tie_break=random", "tie_break=x", "evalFn=better",
     "depth=1,depth=2", "=", ",", "x=1", "depth", "prob_attack=0.9", "prob_attack=2",
-    "prob_attack=true", "ghost_model=directional", "ghost_model=x"])
+    "prob_attack=true", "ghost_model=directional", "ghost_model=x",
+    # round 3: budgets beyond any move, ghost indexes beyond any int()
+    "playouts=" + "1" * 30, "nodes=10000000000", "time=1e9", "1" * 5000 + ":prob_attack=1",
+    "99999:prob_attack=1"])
 LAYOUT_NAMES = st.sampled_from(["testClassic", "smallClassic", "minimaxClassic", "nope",
                                 "", "/", "/dev/null", "README.md", "trappedClassic"])
 
