@@ -15,7 +15,8 @@ draws it as it comes:
   restart (the same game again, same seed: `GameRestart`), stop (`GameStopped`), and the
   keyboard Pacman's keys. Pausing blocks `update` at the end of a round, as the window's pause
   does; the keyboard agent (`pacman.agents.keyboard.KeyboardAgent`) reads the page's keys
-  through `take_direction` and `wait_for_direction` with the window's timing rules.
+  through `take_direction` and `wait_for_direction` with the window's timing rules. A pause
+  sent between two games holds: the next game waits at its start (a restart starts unpaused).
 
 The server (standard library only: `http.server.ThreadingHTTPServer`, Server-Sent Events for
 the server-to-page stream, plain POSTs for the commands) listens on 127.0.0.1 only, on a free
@@ -399,9 +400,13 @@ class LiveView:
 
     # ----------------------------------------------------------------- Display protocol
     def start(self, state: GameState, agents: tuple[str, ...]) -> None:
-        """Send the game's initial state; a restarted game keeps its number."""
+        """Send the game's initial state; a restarted game keeps its number. A pause sent
+        before (between two games) holds: the game waits at its start until a step or resume
+        (a restart starts the game again unpaused)."""
         with self._lock:
-            self._paused = self._step = self._restart = False
+            if self._restarting:
+                self._paused = self._step = False
+            self._restart = False
             self._direction = None
             if not self._restarting:
                 self._game += 1
@@ -414,6 +419,8 @@ class LiveView:
                                    "data": start_data(state, agents)})
             self._publish_state()
             self._check()
+            if self._paused:
+                self._hold()
 
     def update(self, state: GameState, move: MoveInfo) -> None:
         """Send the move; at the end of a round wait `frame_time`, and while paused block.

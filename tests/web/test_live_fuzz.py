@@ -489,6 +489,46 @@ def test_close_joins_every_request_thread_whatever_it_waits_for(
     quiet(capfd)
 
 
+def test_a_pause_between_two_games_holds_the_next_one(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    def agents() -> tuple[Any, list[Any]]:
+        return (make_agent("greedy", "pacman", {}),
+                [make_agent("RandomGhost", "ghost", {}, index=i) for i in (1, 2)])
+
+    first_over, go_on = threading.Event(), threading.Event()
+    records: list[Any] = []
+
+    def games(view: LiveView) -> None:
+        records.append(run_game(LAYOUT, *agents(), seed=4, max_moves=5, display=view))
+        first_over.set()
+        go_on.wait()
+        records.append(run_game(LAYOUT, *agents(), seed=5, max_moves=5, display=view))
+
+    with served(frame_time=0, games=2) as view:
+        stream = connect(view)
+        stream.sendall(get(view, "/events"))
+        player = threading.Thread(target=games, args=(view,))
+        player.start()
+        assert first_over.wait(HANG)
+        assert exchange(view, post(view, b'{"command": "pause"}'))[0] == 204  # between games
+        go_on.set()
+        got = b""
+        while not any(kind == "state" and data["blocked"] == "paused" and data["game"] == 2
+                      for kind, data in stream_events(got)):
+            chunk = stream.recv(65536)
+            assert chunk and player.is_alive(), "the second game did not wait"
+            got += chunk
+        kinds = [kind for kind, _ in stream_events(got)]
+        second = kinds[len(kinds) - kinds[::-1].index("game"):]
+        assert "move" not in second, second  # held at its start
+        assert exchange(view, post(view, b'{"command": "resume"}'))[0] == 204
+        player.join(HANG)
+        assert not player.is_alive()
+        stream.close()
+    assert records[1] == run_game(LAYOUT, *agents(), seed=5, max_moves=5)  # the same game
+    quiet(capfd)
+
+
 # ------------------------------------------------------------------------------- 200 clients
 def refuse_all(view: LiveView, clients: int) -> list[tuple[bytes, float]]:
     """`clients` connections without a token at once (GETs of the page and the stream, and
