@@ -247,7 +247,9 @@ def _fuzz_client_faults(examples: int) -> Callable[..., None]:
                     connection.close()
                 else:
                     connection.shutdown(socket.SHUT_WR)
-                    if not (whole and kind == "events"):  # a stream goes on until the end
+                    # a stream goes on until the end (http.server takes headers cut by the
+                    # end of input as whole: a stream may start even when not all was sent)
+                    if kind != "events":
                         read_all(connection)
                     connection.close()
             assert game_of(view)[:4] == game[:4]  # not paused, stepped, restarted or stopped
