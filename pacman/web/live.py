@@ -43,6 +43,9 @@ its end) and joins every thread it started, each request's included. A Ctrl-C en
 process, and with it the server's threads (daemon threads: they never keep the process alive).
 
 One job: the live display and its server; the page's markup is `pacman.web.live_page`'s.
+It is over 500 lines because the display's hooks, the commands and the server that carries
+them (with its bounds on what a client sends) share one lock and one event log: split,
+each half would reach into the other's state.
 """
 
 from __future__ import annotations
