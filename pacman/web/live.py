@@ -245,7 +245,9 @@ class _Handler(BaseHTTPRequestHandler):
     sys_version = ""
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Log nothing: the CLI prints, the server does not."""
+        """`http.server`'s own notes (each request, a request line that timed out, a malformed
+        request): at debug level, never printed (the CLI prints, the server does not)."""
+        _LOG.debug("live view: " + format, *args)
 
     def do_GET(self) -> None:
         """The page (`/`) or the event stream (`/events`)."""
