@@ -15,7 +15,8 @@ draws it as it comes:
   restart (the same game again, same seed: `GameRestart`), stop (`GameStopped`), and the
   keyboard Pacman's keys. Pausing blocks `update` at the end of a round, as the window's pause
   does; the keyboard agent (`pacman.agents.keyboard.KeyboardAgent`) reads the page's keys
-  through `take_direction` and `wait_for_direction` with the window's timing rules.
+  through `take_direction` and `wait_for_direction` with the window's timing rules. A pause
+  sent between two games holds: the next game waits at its start (a restart starts unpaused).
 
 The server (standard library only: `http.server.ThreadingHTTPServer`, Server-Sent Events for
 the server-to-page stream, plain POSTs for the commands) listens on 127.0.0.1 only, on a free
@@ -24,20 +25,39 @@ port the system picks, and answers only requests that carry the run's secret tok
 `localhost:PORT` (a page of another site that resolves its name to 127.0.0.1 is refused) and
 whose Origin header, if any, is this server's own. Anything else gets 403 and nothing else.
 
-`close()` ends it: it sends the page the end of the run, waits until the page says it has it
-(or `grace` seconds, or not at all when no page is connected), then stops the server and joins
-every thread it started. A Ctrl-C ends the process, and with it the server's threads (daemon
-threads: they never keep the process alive).
+What a client sends is bounded before it is used: a command's body (at most 4096 bytes,
+arrays and objects nested at most 8 deep), and every number the server reads (a command's
+JSON numbers, `Content-Length`, `Last-Event-ID`) by one strict function, `parse_number`:
+ASCII digits, at most 20 characters, finite. A command that breaks a bound is answered with
+one line of 400 and changes nothing. A `Last-Event-ID` that is not a whole number of at most
+20 digits is ignored: the stream starts from the first event. A client that resets, closes
+or stays silent on its connection at any point (its request half sent, before or while the
+answer or the event stream is written) costs its own request only: the fault is logged at
+debug level (`logging`, logger `pacman.web.live`) and never printed.
+
+Each request has a thread of its own (200 clients at once are each answered: the listen
+queue holds 256). `close()` ends it all: it sends the page the end of the run, waits until
+the page says it has it (or `grace` seconds, or not at all when no page is connected), stops
+the server, wakes every request still open (the event streams end, a half-sent request reads
+its end) and joins every thread it started, each request's included. A Ctrl-C ends the
+process, and with it the server's threads (daemon threads: they never keep the process alive).
 
 One job: the live display and its server; the page's markup is `pacman.web.live_page`'s.
+It is over 500 lines because the display's hooks, the commands and the server that carries
+them (with its bounds on what a client sends) share one lock and one event log: split,
+each half would reach into the other's state.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
-import math
+import logging
+import re
 import secrets
+import socket
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -54,7 +74,9 @@ if TYPE_CHECKING:
     from pacman.record import GameRecord
     from pacman.state import GameState
 
-__all__ = ["GRACE_SECONDS", "LiveView"]
+__all__ = ["GRACE_SECONDS", "LiveView", "parse_number"]
+
+_LOG = logging.getLogger(__name__)
 
 #: how long `close` waits for a connected page to confirm it has the end of the run
 GRACE_SECONDS = 5.0
@@ -62,22 +84,155 @@ GRACE_SECONDS = 5.0
 _SOCKET_TIMEOUT = 10.0
 #: the longest command body read
 _MAX_BODY = 4096
+#: the deepest nesting of arrays and objects in a command (a command is one flat object)
+_MAX_NESTING = 8
+#: the longest number the server reads (a JSON number, Content-Length, Last-Event-ID)
+_MAX_NUMBER = 20
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?", re.ASCII)
+_WHOLE = re.compile(r"[0-9]+", re.ASCII)
+_BAD_COMMAND = (f"a command is a JSON object of at most {_MAX_BODY} bytes, nested at most "
+                f"{_MAX_NESTING} deep, its numbers of at most {_MAX_NUMBER} characters")
+#: how many clients may wait to be accepted (200 at once are each answered)
+_QUEUE = 256
+#: how long `close` lets open requests end by themselves before it cuts their connections
+_CLOSE_WAIT = 1.0
 #: how often a blocked wait looks again (a Ctrl-C is handled between two looks)
 _TICK = 0.25
 _DIRECTIONS = {d.value: d for d in Direction}
 
 
+def parse_number(text: str, *, whole: bool = False) -> float:
+    """The one way the live server reads a number a client sent: a JSON number (`-12.5e3`),
+    or with `whole` a non-negative whole number (`Content-Length`, `Last-Event-ID`).
+
+    Only ASCII digits in JSON's grammar (no `+`, `_`, spaces or other scripts' digits), at
+    most 20 characters, and a finite value: no text makes a huge integer, an infinite float
+    or a long conversion.
+
+    Raises:
+        ValueError: anything else.
+    """
+    if len(text) > _MAX_NUMBER or not (_WHOLE if whole else _NUMBER).fullmatch(text):
+        raise ValueError(f"not a number of at most {_MAX_NUMBER} characters")
+    if whole:
+        return int(text)
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError("a number too large")
+    return value
+
+
+def _refuse_constant(name: str) -> float:
+    """JSON's extensions NaN and Infinity are no numbers of a command."""
+    raise ValueError(f"{name} is not a number")
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in a JSON text (what is inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _parse_command(body: bytes) -> dict[str, Any]:
+    """A command's body as a JSON object, its nesting and numbers bounded.
+
+    Raises:
+        ValueError: anything else (one family for every parse error: bad UTF-8 and JSON,
+            nesting too deep, a number out of bounds, another JSON value than an object).
+    """
+    text = body.decode("utf-8")
+    if _nesting(text) > _MAX_NESTING:
+        raise ValueError("nested too deep")
+    try:
+        payload = json.loads(text, parse_int=parse_number, parse_float=parse_number,
+                             parse_constant=_refuse_constant)
+    except (RecursionError, OverflowError) as error:  # bounded above; kept as the last wall
+        raise ValueError(str(error)) from None
+    if not isinstance(payload, dict):
+        raise ValueError("not an object")
+    return payload
+
+
 class _Server(ThreadingHTTPServer):
-    """The HTTP server of one `LiveView`: each request in a daemon thread, every one joined
-    by `server_close`."""
+    """The HTTP server of one `LiveView`: each request in a daemon thread of its own, tracked
+    so that `server_close` joins every one (`ThreadingMixIn` joins no daemon thread)."""
 
     daemon_threads = True
-    block_on_close = True
     allow_reuse_address = False
+    request_queue_size = _QUEUE
 
     def __init__(self, view: LiveView) -> None:
+        self._requests: dict[threading.Thread, socket.socket] = {}
+        self._requests_lock = threading.Lock()
         super().__init__(("127.0.0.1", 0), _Handler)
         self.view = view
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the request in a new thread, kept until it ends."""
+        thread = threading.Thread(target=self.process_request_thread,
+                                  args=(request, client_address), daemon=True,
+                                  name=f"pacman-live-{self.server_address[1]}-request")
+        with self._requests_lock:
+            self._requests[thread] = request
+        try:
+            thread.start()
+        except BaseException:
+            with self._requests_lock:
+                del self._requests[thread]
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        """One request's thread (it forgets itself when the request ends)."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._requests_lock:
+                self._requests.pop(threading.current_thread(), None)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A request that raised: never printed. A client's fault (a connection reset,
+        closed or silent: every `OSError`) is logged at debug; anything else, a fault of this
+        server, is one line at error level (its stack at debug)."""
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            _LOG.debug("live view: a client left (%r)", error)
+            return
+        _LOG.error("live view: a request failed: %s", repr(error)[:200])
+        _LOG.debug("live view: the failed request's stack", exc_info=True)
+
+    def server_close(self) -> None:
+        """Close the listening socket, end every open request and join its thread: a request
+        still reading gets the end of its input at once, a stream writing has `_CLOSE_WAIT`
+        seconds to finish before its connection is cut."""
+        super().server_close()
+        with self._requests_lock:
+            open_requests = list(self._requests.items())
+        for _, connection in open_requests:
+            with contextlib.suppress(OSError):  # already gone
+                connection.shutdown(socket.SHUT_RD)
+        deadline = time.monotonic() + _CLOSE_WAIT
+        for thread, connection in open_requests:
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+                thread.join()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -90,7 +245,9 @@ class _Handler(BaseHTTPRequestHandler):
     sys_version = ""
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Log nothing: the CLI prints, the server does not."""
+        """`http.server`'s own notes (each request, a request line that timed out, a malformed
+        request): at debug level, never printed (the CLI prints, the server does not)."""
+        _LOG.debug("live view: " + format, *args)
 
     def do_GET(self) -> None:
         """The page (`/`) or the event stream (`/events`)."""
@@ -112,22 +269,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b"not found\n", "text/plain; charset=utf-8")
             return
         try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            length = -1
-        if not 0 <= length <= _MAX_BODY:
-            self._send(400, b"a command is a JSON object of at most 4096 bytes\n",
-                       "text/plain; charset=utf-8")
+            length = int(parse_number(self.headers.get("Content-Length", ""), whole=True))
+            if length > _MAX_BODY:
+                raise ValueError("too long")
+            payload = _parse_command(self.rfile.read(length))
+        except ValueError:  # every parse error of the body (see `_parse_command`)
+            self._send(400, _BAD_COMMAND.encode("utf-8") + b"\n", "text/plain; charset=utf-8")
             return
-        try:
-            payload = json.loads(self.rfile.read(length).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            payload = None
-        problem = self.server.view.command(payload) if isinstance(payload, dict) else \
-            "a command is a JSON object"
+        problem = self.server.view.command(payload)
         if problem is None:
             self._send(204, b"", None)
-            if isinstance(payload, dict) and payload.get("command") == "done":
+            if payload.get("command") == "done":
                 self.server.view._acknowledge()
         else:
             self._send(400, (problem + "\n").encode("utf-8"), "text/plain; charset=utf-8")
@@ -233,7 +385,7 @@ class LiveView:
 
     @property
     def threads(self) -> tuple[threading.Thread, ...]:
-        """The server's own thread (the request threads end with their requests)."""
+        """The server's own thread (each request's thread is joined by `close` too)."""
         return (self._thread,)
 
     def wait_for_page(self, timeout: float | None = None) -> bool:
@@ -253,9 +405,13 @@ class LiveView:
 
     # ----------------------------------------------------------------- Display protocol
     def start(self, state: GameState, agents: tuple[str, ...]) -> None:
-        """Send the game's initial state; a restarted game keeps its number."""
+        """Send the game's initial state; a restarted game keeps its number. A pause sent
+        before (between two games) holds: the game waits at its start until a step or resume
+        (a restart starts the game again unpaused)."""
         with self._lock:
-            self._paused = self._step = self._restart = False
+            if self._restarting:
+                self._paused = self._step = False
+            self._restart = False
             self._direction = None
             if not self._restarting:
                 self._game += 1
@@ -268,6 +424,8 @@ class LiveView:
                                    "data": start_data(state, agents)})
             self._publish_state()
             self._check()
+            if self._paused:
+                self._hold()
 
     def update(self, state: GameState, move: MoveInfo) -> None:
         """Send the move; at the end of a round wait `frame_time`, and while paused block.
@@ -396,8 +554,9 @@ class LiveView:
                     self._paused = True
             elif name == "speed":
                 value = payload.get("frame_time")
+                # compared before any conversion: a huge int or NaN is refused, never converted
                 if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                        or not math.isfinite(value) or not 0 <= value <= 60:
+                        or not 0 <= value <= 60:
                     return "speed: frame_time must be a number of seconds from 0 to 60"
                 self.frame_time = float(value)
             elif name == "restart":
@@ -405,14 +564,17 @@ class LiveView:
             elif name == "stop":
                 self.quit_requested = True
             elif name == "key":
-                direction = _DIRECTIONS.get(str(payload.get("direction")))
+                value = payload.get("direction")
+                direction = _DIRECTIONS.get(value) if isinstance(value, str) else None
                 if direction is None:
                     return "key: direction must be North, South, East, West or Stop"
                 self._direction = direction
             elif name == "done":
                 pass  # acknowledged once the answer is sent (`_acknowledge`)
+            elif isinstance(name, str):
+                return f"unknown command {name[:40]!r}"
             else:
-                return f"unknown command {str(name)[:40]!r}"
+                return "a command's name is a string (\"command\": \"pause\", ...)"
             self._lock.notify_all()
             if name not in ("key", "done"):
                 self._publish_state()
@@ -449,6 +611,10 @@ class LiveView:
                 return
             self._lock.wait(min(left, _TICK))
             self._check()
+        self._hold()
+
+    def _hold(self) -> None:
+        """Block while paused until a step or resume (call with the lock held)."""
         self.blocked = "paused"
         self._publish_state()
         try:
@@ -480,10 +646,10 @@ class LiveView:
 
     def _stream(self, handler: _Handler) -> None:
         """Serve the event stream to one page: every event from the first (or after the
-        `Last-Event-ID` it reconnects with), then each new one as it comes, until the run
-        ends."""
+        `Last-Event-ID` it reconnects with, if that is a whole number: anything else is
+        ignored), then each new one as it comes, until the run ends."""
         try:
-            index = int(handler.headers.get("Last-Event-ID", "-1")) + 1
+            index = int(parse_number(handler.headers.get("Last-Event-ID", ""), whole=True)) + 1
         except ValueError:
             index = 0
         handler.send_response(200)
@@ -500,7 +666,7 @@ class LiveView:
                 with self._lock:
                     while index >= len(self._log) and not self._stopping:
                         self._lock.wait(_TICK)
-                    batch = self._log[max(0, index):]
+                    batch = self._log[index:]
                     stopping = self._stopping
                 if batch:
                     handler.wfile.write(b"".join(batch))
