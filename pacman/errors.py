@@ -228,3 +228,13 @@ class InvalidActionError(PacmanError, ValueError):
 
 class ResetNeededError(PacmanError, RuntimeError):
     """An env's `step` called before `reset()` or after the episode ended."""
+
+
+def shown_value(value: object) -> str:
+    """(Not an error: the helper every error message uses, so not in `__all__`.) A bad value as
+    a one-line message names it: a whole number too big to print (or to
+    read) by its size, anything else by its repr cut to 40 characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

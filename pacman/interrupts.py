@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["held_interrupts", "is_user_interrupt", "mark_user_interrupts"]
+__all__ = ["held_interrupts", "is_user_interrupt", "mark_user_interrupts", "sigint_masked"]
 
 _state = {"installed": False, "pressed": False}
 
@@ -69,3 +69,17 @@ def held_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if held and callable(previous):
         previous(signal.SIGINT, None)  # ours or Python's: raises KeyboardInterrupt
+
+
+@contextmanager
+def sigint_masked() -> Iterator[None]:
+    """Block SIGINT in this thread for the block: the threads and processes it starts inherit
+    the mask, so a Ctrl-C reaches only this process's own handler (where signal masks exist)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

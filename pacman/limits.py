@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from pacman.errors import LimitError
+from pacman.errors import LimitError, shown_value
 
 __all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "MAX_SECONDS", "NO_LIMITS", "AgentExit",
            "MoveTimeLimit", "MoveTimer", "TimeLimits", "guard_process_exit", "load_limit",
@@ -114,14 +114,8 @@ def seconds(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not 0 < value <= MAX_SECONDS:  # NaN and infinity too
         raise LimitError(f"{what}: expected seconds > 0 and at most {MAX_SECONDS:,.0f}, "
-                         f"got {_shown(value)}")
+                         f"got {shown_value(value)}")
     return float(value)
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"a whole number of about {int(value.bit_length() * 0.30103)} digits"
-    return repr(value) if isinstance(value, (int, float)) else type(value).__name__
 
 
 class MoveTimeLimit(BaseException):

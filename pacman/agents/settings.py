@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pacman.agents.search_core import MAX_SEARCH_MOVES
-from pacman.errors import SettingsError
+from pacman.errors import SettingsError, shown_value
 from pacman.limits import MAX_SECONDS
 
 __all__ = [
@@ -181,14 +181,6 @@ def _too_deep(name: str, value: int) -> str | None:
 MAX_BUDGET = 10**9
 
 
-def _shown(value: Any) -> str:
-    """A setting's value for a message, cut short (a huge number's repr is long or fails)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def whole_number(unit: str = "") -> Check:
     """A count that may be 0 (0 switches the feature off), at most `MAX_BUDGET`; `unit` as in
     "of plies"."""
@@ -196,7 +188,7 @@ def whole_number(unit: str = "") -> Check:
         if isinstance(value, bool) or not isinstance(value, int) or not \
                 0 <= value <= MAX_BUDGET:
             return (f"{name} must be a whole number{unit} from 0 to {MAX_BUDGET:,}, got "
-                    f"{_shown(value)}")
+                    f"{shown_value(value)}")
         return None
     return check
 
@@ -222,7 +214,7 @@ def optional_count(name: str, value: Any) -> str | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_BUDGET:
-        return f"{name} must be a whole number from 1 to {MAX_BUDGET:,}, got {_shown(value)}"
+        return f"{name} must be a whole number from 1 to {MAX_BUDGET:,}, got {shown_value(value)}"
     return None
 
 
@@ -233,7 +225,7 @@ def optional_seconds(name: str, value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
             0 < value <= MAX_SECONDS):
         return (f"{name} must be seconds > 0 and at most {MAX_SECONDS:,.0f}, got "
-                f"{_shown(value)}")
+                f"{shown_value(value)}")
     return None
 
 

@@ -106,17 +106,10 @@ def _main_hidden() -> Iterator[None]:
 def _sigint_blocked() -> Iterator[None]:
     """Hold back SIGINT in this thread, its Python handler and the processes it starts for
     the block; a Ctrl-C meanwhile is raised when the block ends."""
-    from pacman.interrupts import held_interrupts
+    from pacman.interrupts import held_interrupts, sigint_masked
 
-    with held_interrupts():
-        if not hasattr(signal, "pthread_sigmask"):
-            yield
-            return
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    with held_interrupts(), sigint_masked():
+        yield
 
 
 def _exit_when_orphaned(parent: int) -> None:

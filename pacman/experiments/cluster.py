@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacman.errors import BatchError, GameNotStarted, MissingExtra
 from pacman.experiments.backends import MAX_JOBS, default_jobs
+from pacman.interrupts import sigint_masked
 from pacman.versions import CODE_DIGITS
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ class DaskBackend:
 
         resource_tracker.ensure_running()
         try:
-            with _sigint_masked():  # (a Ctrl-C meanwhile is raised as it ends: in this try)
+            with sigint_masked():  # (a Ctrl-C meanwhile is raised as it ends: in this try)
                 thread.start()
             done.wait()
         finally:  # (after a Ctrl-C too: what was started is handed over, then shut down)
@@ -375,19 +376,6 @@ def _quiet_dask() -> Iterator[None]:
 def _silence(record: logging.LogRecord) -> bool:
     """A log filter that lets nothing through."""
     return False
-
-
-@contextmanager
-def _sigint_masked() -> Iterator[None]:
-    """Block SIGINT in this thread for the block: the threads it starts inherit the mask."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextmanager

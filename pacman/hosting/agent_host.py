@@ -35,16 +35,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pacman.errors import RegistryError
-from pacman.limits import LOAD_SECONDS, LOAD_SECONDS_MIN, load_limit
+from pacman.limits import LOAD_SECONDS
 
 if TYPE_CHECKING:  # loaded with the first host: a game of trusted agents needs neither
     from pacman.hosting.isolation import Child
     from pacman.specs import AgentSpec
     from pacman.state import GameState
 
-__all__ = ["LOAD_SECONDS", "LOAD_SECONDS_MIN", "HostedAgent", "HostFault", "UnreadableAction",
-           "MAX_WORDS", "load_limit", "load_timeout", "resolve_in_host", "serve_words",
-           "trusted"]
+__all__ = ["HostedAgent", "HostFault", "UnreadableAction", "MAX_WORDS", "load_timeout",
+           "resolve_in_host", "serve_words", "trusted"]
 
 WORKER = "pacman.hosting.host"
 #: idle hosts kept per agent in one process, for the next games (their processes end with
