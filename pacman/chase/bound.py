@@ -27,6 +27,7 @@ Two cases give the number:
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,9 +39,11 @@ import numpy as np
 from pacman.agents.ghosts import DirectionalGhost, GhostAgent, RandomGhost
 from pacman.errors import PacmanError
 from pacman.layout import Layout
+from pacman.maze import maze_for
 from pacman.state import GameState
 
-__all__ = ["GHOST_MODELS", "BoundError", "WinChance", "exact_win_chance"]
+__all__ = ["GHOST_MODELS", "BoundError", "ChaseBound", "WinChance", "best_possible",
+           "chase_bound", "exact_win_chance", "fewest_moves"]
 
 #: the ghosts whose move probabilities a bound can use, by the name `pacman play -g` takes
 GHOST_MODELS: dict[str, Callable[[int], GhostAgent[Any]]] = {
@@ -242,3 +245,110 @@ def exact_win_chance(layout: Layout, num_ghosts: int | None = None,
                              max_moves)
     chance, converged = _iterated(graph, start.num_agents, max_moves)
     return WinChance(chance, None, len(graph.kinds), None, converged, max_moves)
+
+
+@dataclass(frozen=True)
+class ChaseBound:
+    """`P(win) <= V_T`: the chance of surviving the fewest moves that eat every dot.
+
+    No game is won before Pacman has made `moves` moves (he eats at most one dot a move, and
+    must reach the farthest one), and no game is won in which he was caught first: so the
+    best chance of a win is at most the best chance of surviving `moves` moves of the chase,
+    food ignored, which a survival table gives exactly (`pacman.chase.tables`). Against more
+    than two ghosts the chase counts the two that start nearest Pacman: fewer ghosts catch
+    him no more often, so the bound still holds. A capsule breaks it: the table counts every
+    ghost as dangerous, and a Pacman who eats a capsule can survive what the chase says he
+    cannot; on a layout with capsules the number is the chase's, not a bound.
+
+    Attributes:
+        chance: V_T at the layout's start.
+        moves: T, the fewest Pacman moves any win takes (a lower bound on them).
+        ghosts: the ghost agents (1-based) whose chase is counted.
+        holds: False on a layout with capsules (see above).
+    """
+
+    chance: float
+    moves: int
+    ghosts: tuple[int, ...]
+    holds: bool
+
+    @property
+    def reason(self) -> str:
+        """What the number is, in one sentence."""
+        chased = " and ".join(str(ghost) for ghost in self.ghosts)
+        text = (f"a win takes at least {self.moves} Pacman moves, and Pacman survives "
+                f"{self.moves} moves of the chase by ghost{'s' if len(self.ghosts) > 1 else ''}"
+                f" {chased} (food ignored) at best with this chance (exact survival table)")
+        if self.holds:
+            return "an upper bound: " + text
+        return ("not a bound, an estimate: the layout has capsules, which the chase leaves "
+                "out; " + text)
+
+
+def fewest_moves(layout: Layout) -> int:
+    """A lower bound on the Pacman moves that eat every dot: one dot a move at most, and the
+    farthest dot is that many moves away."""
+    maze = maze_for(layout)
+    farthest = max(maze.maze_distance(layout.pacman_start, dot) for dot in layout.food)
+    return max(len(layout.food), int(farthest))
+
+
+def chase_bound(layout: Layout, num_ghosts: int | None = None,
+                ghost: str = "DirectionalGhost") -> ChaseBound:
+    """The upper bound `P(win) <= V_T` of `ChaseBound`, from the exact survival table.
+
+    Args:
+        layout: the layout (with food; at least one ghost plays).
+        num_ghosts: the ghosts that play, the first ones of the layout (None: all).
+        ghost: the ghosts' kind, a key of `GHOST_MODELS`.
+
+    Returns:
+        The bound, with T and the ghosts it counts.
+    """
+    from pacman.chase.tables import survival_table
+
+    if ghost not in GHOST_MODELS:
+        raise BoundError(f"no move probabilities for {ghost!r}: a bound knows "
+                         f"{', '.join(GHOST_MODELS)}")
+    playing = layout.with_ghosts(len(layout.ghost_starts) if num_ghosts is None else num_ghosts)
+    if not playing.ghost_starts:
+        raise BoundError("a chase needs at least one ghost")
+    maze = maze_for(playing)
+    nearest = sorted(range(len(playing.ghost_starts)), key=lambda g: (
+        maze.maze_distance(playing.pacman_start, playing.ghost_starts[g]), g))[:2]
+    chased = tuple(sorted(nearest))
+    chase = dataclasses.replace(playing, ghost_starts=tuple(
+        playing.ghost_starts[g] for g in chased))
+    moves = fewest_moves(playing)
+    model = "directional" if ghost == "DirectionalGhost" else "random"
+    table = survival_table(chase, ghosts=len(chased), model=model, horizon=moves)
+    return ChaseBound(table.curve[moves], moves, tuple(g + 1 for g in chased),
+                      not playing.capsules)
+
+
+def best_possible(layout: Layout, num_ghosts: int | None = None,
+                  ghost: str = "DirectionalGhost", *, max_moves: int = 3000,
+                  limit: int = 2_000_000, chase_cells: int = 200,
+                  ) -> WinChance | ChaseBound | None:
+    """The best chance of a win where it can be counted, else the chase's bound on it.
+
+    Args:
+        layout: the layout.
+        num_ghosts: the ghosts that play, the first ones of the layout (None: all).
+        ghost: the ghosts' kind, a key of `GHOST_MODELS`.
+        max_moves: the game's move cap, in Pacman moves.
+        limit: the most positions `exact_win_chance` values.
+        chase_cells: the most open cells a layout may have for its survival table to be
+            built here (a table of two ghosts grows with the cube of them).
+
+    Returns:
+        The exact chance, else the bound, else None (no ghost, or too big for both).
+    """
+    exact = exact_win_chance(layout, num_ghosts, ghost, max_moves=max_moves, limit=limit)
+    if exact is not None:
+        return exact
+    playing = len(layout.ghost_starts) if num_ghosts is None else num_ghosts
+    cells = layout.width * layout.height - len(layout.walls)
+    if not playing or not layout.food or cells > chase_cells:
+        return None
+    return chase_bound(layout, num_ghosts, ghost)

@@ -39,7 +39,7 @@ def add_parser(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`pacman bound`: one line with the number, one with the reason."""
-    from pacman.chase.bound import exact_win_chance
+    from pacman.chase.bound import chase_bound, exact_win_chance
     from pacman.layout import check_playable, ghosts_in_play, load_layout
 
     layout = load_layout(args.layout)
@@ -54,6 +54,13 @@ def run(args: argparse.Namespace) -> int:
               f"{found.chance:.10g}{exact}")
         print(f"  {found.reason}")
         return 0
-    print(f"{layout.name}, {against}: more than {args.positions:,} positions, too many to "
-          "count exactly")
+    if not ghosts:
+        print(f"{layout.name}, no ghosts: more than {args.positions:,} positions, too many to "
+              "count exactly (and without a ghost there is no chase to bound it)")
+        return 0
+    bound = chase_bound(layout, ghosts, args.ghosts)
+    word = "at most" if bound.holds else "about (not a bound)"
+    print(f"{layout.name}, {against}: the best chance of a win is {word} {bound.chance:.4f}")
+    print(f"  {bound.reason}; more than {args.positions:,} positions, too many to count "
+          "exactly")
     return 0
