@@ -18,6 +18,7 @@ from pacman.agents.anytime import (
 )
 from pacman.agents.base import BaseAgent
 from pacman.agents.escape import escape_root
+from pacman.agents.survival import survival_root
 from pacman.agents.search import alphabeta, expectimax, minimax
 from pacman.agents.search_core import (
     ActionGenerator,
@@ -335,6 +336,14 @@ class AnytimeSettings(SearchSettings):
     escape: int = setting(
         0, "drop the root moves after which Pacman cannot stay alive N of his moves against "
         "chasing ghosts; 0: off", check=whole_number(" of Pacman's moves"), late=True)
+    survival: int = setting(
+        0, "the survival veto's horizon H: drop the root moves whose exact chance of surviving "
+        "H+1 moves of the food-free chase (a survival table of the layout, built at the "
+        "game's start) is more than survival_margin below the best move's; 0: off",
+        check=whole_number(" of Pacman's moves"), late=True)
+    survival_margin: float = setting(
+        0.1, "how far below the best move's survival chance a move may be and stay (with "
+        "survival=H)", check=non_negative, late=True)
 
 
 @dataclass(frozen=True)
@@ -377,6 +386,28 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         self.forward = chosen.forward
         self.singular = float(chosen.singular)
         self.escape = chosen.escape
+        self.survival, self.survival_margin = chosen.survival, float(chosen.survival_margin)
+        self._table: Any = None  # the survival table of this game's layout, with survival=H
+        self._table_layout: Any = None  # the layout it is of
+
+    def register_initial_state(self, state: SearchState) -> None:
+        """A new game: with `survival=H`, the layout's survival table is built (or read from
+        the cache) now, before the first move's clock starts."""
+        super().register_initial_state(state)
+        if self.survival:
+            self._survival_table(state)
+
+    def _survival_table(self, state: SearchState) -> Any:
+        from pacman.chase.tables import survival_table
+
+        layout = state._maze.layout  # type: ignore[attr-defined]
+        if self._table is None or self._table_layout is not layout:
+            self._table_layout = layout
+            model = "directional" if getattr(self, "ghost_model", "") == "directional" \
+                else "random"
+            self._table = survival_table(layout, ghosts=min(2, state.num_agents - 1),
+                                         model=model, horizon=self.survival)
+        return self._table
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
@@ -385,8 +416,10 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
             parts.append(f"nodes={self.nodes}")
         parts += [f"{flag}=False" for flag in ("tt", "ordering", "delay_loss")
                   if not getattr(self, flag)]
-        late = ("quiescence", "forward", "singular", "escape")
+        late = ("quiescence", "forward", "singular", "escape", "survival")
         parts += [f"{name}={getattr(self, name):g}" for name in late if getattr(self, name)]
+        if self.survival and self.survival_margin != 0.1:
+            parts.append(f"survival_margin={self.survival_margin:g}")
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:
@@ -419,6 +452,11 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         actions, time_limit = self._actions, self.time or None
         if self.escape:
             actions = escape_root(state, actions, self.escape)
+        if self.survival and state.num_agents > 1:
+            model = "directional" if getattr(self, "ghost_model", "") == "directional" \
+                else "random"
+            actions, _ = survival_root(state, actions, self._survival_table(state),
+                                       self.survival_margin, model)
         if time_limit is not None:  # emptying the table and the check come out of the budget
             time_limit = max(time_limit - (perf_counter() - started), 0.0)
         decision = iterative_search(
