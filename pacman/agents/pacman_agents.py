@@ -18,7 +18,6 @@ from pacman.agents.anytime import (
 )
 from pacman.agents.base import BaseAgent
 from pacman.agents.escape import escape_root
-from pacman.agents.survival import survival_root
 from pacman.agents.search import alphabeta, expectimax, minimax
 from pacman.agents.search_core import (
     ActionGenerator,
@@ -37,6 +36,7 @@ from pacman.agents.settings import (
     switch,
     whole_number,
 )
+from pacman.agents.survival import survival_root
 
 __all__ = [
     # the agents
