@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     bound = chase_bound(layout, ghosts, args.ghosts)
     word = "at most" if bound.holds else "about (not a bound)"
-    print(f"{layout.name}, {against}: the best chance of a win is {word} {bound.chance:.4f}")
+    print(f"{layout.name}, {against}: the best chance of a win is {word} {bound.chance:.10g}")
     print(f"  {bound.reason}; more than {args.positions:,} positions, too many to count "
           "exactly")
     return 0
