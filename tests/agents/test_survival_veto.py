@@ -1,0 +1,79 @@
+"""The survival veto (`survival=H`): each root move valued by one round of the real game and
+the exact survival table after it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pacman import GameState, load_layout
+from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.registry import make_agent
+from pacman.agents.survival import move_survival, survival_root
+from pacman.chase.tables import survival_table
+
+
+def positions(layout_name: str, games: int, moves: int) -> list[GameState]:
+    """Pacman-turn states of random games against directional ghosts, no ghost scared."""
+    found = []
+    rng = random.Random(7)
+    for _ in range(games):
+        state = GameState.initial(load_layout(layout_name))
+        ghosts = [DirectionalGhost(i) for i in range(1, state.num_agents)]
+        for _ in range(moves):
+            if state.is_win() or state.is_lose():
+                break
+            if not any(state.scared_timers):
+                found.append(state)
+            state = state.successor(0, rng.choice(state.legal_actions(0)))
+            for ghost in ghosts:
+                if state.is_win() or state.is_lose():
+                    break
+                actions, chances = zip(*ghost.distribution(state))
+                state = state.successor(ghost.index, rng.choices(actions, chances)[0])
+    return found
+
+
+@pytest.mark.parametrize("layout_name", ["smallClassic", "trappedClassic"])
+def test_the_best_move_is_worth_the_next_horizon_of_the_table(layout_name: str) -> None:
+    # One round of the real game, then V_H: the best move's value is V_{H+1} of the table, on
+    # every position met (the veto and the dynamic programme agree to rounding)
+    layout = load_layout(layout_name)
+    shorter = survival_table(layout, ghosts=2, horizon=4)
+    longer = survival_table(layout, ghosts=2, horizon=5)
+    checked = 0
+    for state in positions(layout_name, 6, 40):
+        values = move_survival(state, state.legal_actions(0), shorter)
+        expected = longer.of_state(state)
+        if values is None or expected is None:
+            continue
+        assert max(values) == pytest.approx(expected, abs=1e-12)
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_veto_keeps_the_moves_within_the_margin_of_the_best() -> None:
+    layout = load_layout("smallClassic")
+    table = survival_table(layout, ghosts=2, horizon=6)
+    cut_somewhere = False
+    for state in positions("smallClassic", 6, 60):
+        legal = state.legal_actions(0)
+        generator, values = survival_root(state, None, table, 0.1)
+        if values is None:
+            assert generator is None
+            continue
+        kept = legal if generator is None else generator(state, 0)
+        assert list(kept) == [a for a, v in zip(legal, values) if v >= max(values) - 0.1]
+        cut_somewhere |= len(kept) < len(legal)
+    assert cut_somewhere  # the positions include one where a move is dropped
+
+
+def test_the_setting_is_shown_and_off_by_default() -> None:
+    agent = make_agent("iterative-expectimax", "pacman", {"survival": 12,
+                                                          "ghost_model": "directional"})
+    assert "survival=12" in agent.settings_text()
+    assert "survival" not in make_agent("iterative-expectimax", "pacman", {}).settings_text()
+    narrow = make_agent("iterative-expectimax", "pacman", {"survival": 12,
+                                                           "survival_margin": 0.05})
+    assert "survival_margin=0.05" in narrow.settings_text()
