@@ -267,7 +267,8 @@ def build_survival_table(layout: Layout, ghosts: int, model: str, horizon: int,
     worst = values if model == "adversarial" else _fresh(shape, caught, np.uint8)
     distances = np.zeros(shape, dtype=_distance_type(horizon))
     curve = [float(values[start])]
-    spare, spare_worst = np.empty_like(values), np.empty_like(worst)
+    spare = np.empty_like(values)
+    spare_worst = spare if worst is values else np.empty_like(worst)
     for _ in range(horizon):
         _round(values, spare, moves, caught, model == "adversarial")
         if worst is not values:
