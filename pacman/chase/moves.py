@@ -3,11 +3,17 @@ and each configuration's successors with their probabilities given Pacman's cell
 
 A ghost *configuration* is a cell and a heading (docs/rules.md 10): the heading is the ghost's
 last move, so heading `d` at cell `c` exists when the cell one step behind (`c - d`) is free,
-and heading Stop exists at the layout's ghost start cells (a ghost before its first move). The
-configurations are numbered cell by cell (the maze's cell order), headings in the canonical
-order of docs/rules.md 2; their successors are numbered configuration by configuration, each
-configuration's legal moves in canonical order (the maze's own move tables), so that one
-configuration's successors are one contiguous run `starts[c]:starts[c + 1]` of `succ`.
+and heading Stop exists at every ghost start cell of the layout (a ghost before its first
+move; Stop headings elsewhere never occur without scared ghosts, which the chase excludes, and
+would add a configuration per cell: 238 + 106 on mediumClassic, twice the states of two ghosts).
+A configuration's legal moves are the maze's own (`Maze.ghost_actions`), in canonical order.
+
+**Numbering.** The configurations are numbered by their number of legal moves, most first
+(ties in the maze's cell order, then the headings' canonical order), so that the
+configurations with more than `k` moves are a prefix. *Slot* `k` lists, for that prefix, the
+configuration its `k`-th move leads to (the heading after a move is that move); a ghost's step
+then sums (or minimises) slot by slot over ever shorter prefixes, in the moves' canonical order,
+each slot one gather of whole rows.
 """
 
 from __future__ import annotations
@@ -36,13 +42,14 @@ FloatArray = npt.NDArray[np.float64]
 class ChaseMoves:
     """Index arrays of one layout's chase (module docstring).
 
-    `cells` are the free cells (`cell_index` numbers them); `configs` the ghost configurations
-    (`config_index` numbers them) and `config_cell` the cell number of each; `succ` the
-    successor configurations, configuration `c` owning `succ[starts[c]:starts[c] + count[c]]`;
-    `pacman_moves[p]` the cells Pacman's legal moves from cell `p` lead to (Stop first's place
-    in canonical order kept, Stop leading to `p`); `at_cell[p]` the configurations on cell `p`;
-    `weights[p, e]` the probability of successor `e` when Pacman stands on cell `p` (just
-    moved), or None for the adversarial model (the minimum over the successors).
+    `cells` are the free cells, numbered by `cell_index` in the maze's cell order; `configs`
+    the ghost configurations, numbered by `config_index`, `config_cell` the cell number of
+    each; `slots[k]` the configuration the `k`-th legal move of each of the first
+    `len(slots[k])` configurations leads to; `weights[k][p]` the probabilities of those moves
+    when Pacman stands on cell `p` (he has just moved there), or None for the adversarial
+    model (the minimum over the moves); `pacman_moves[p]` the cells Pacman's legal actions
+    from cell `p` lead to (Stop to `p` itself), in canonical order; `at_cell[p]` the
+    configurations on cell `p`.
     """
 
     cells: tuple[Position, ...]
@@ -117,7 +124,9 @@ def _step(cell: Position, direction: Direction) -> Position:
 
 def _weights(model: str, prob_attack: float, cells: tuple[Position, ...],
              targets: list[Position], counts: list[int]) -> FloatArray | None:
-    """`weights[p, e]` of `ChaseMoves` for Pacman on each cell `p` (None: adversarial).
+    """`[p, e]`: the probability of move `e` (configuration by configuration, each one's
+    `counts` moves to the `targets` cells in canonical order) for Pacman on each cell `p`, or
+    None for the adversarial model.
 
     Random: `1.0 / n` for each of a configuration's `n` moves, as `RandomGhost`. Directional:
     `directional_weights` of the Manhattan distances from the moves' target cells to Pacman's

@@ -25,10 +25,13 @@ Pacman's cell, so that a ghost landing on him needs no special case. One step:
     W[p', c1, c2] = 0 where a ghost is on p'                      (Pacman stepped onto it)
     V_{h+1}[p, c1, c2] = max_{p' in moves(p)} W[p', c1, c2], then 0 where a ghost is on p
 
-Each ghost step is one gather of the successor configurations along that ghost's axis, a
-product with the weights of Pacman's cell and a segment sum (`np.add.reduceat`; the minimum
-for the adversarial model), one Pacman cell's block `[c1, c2]` at a time so that the work stays
-in the cache; Pacman's step is an elementwise maximum of whole blocks.
+Each ghost step works on one Pacman cell's block `[c1, c2]` at a time, so that the work
+stays in the cache: slot by slot (`pacman.chase.moves`), a gather of whole rows of the
+successor configurations, a product with the weights of Pacman's cell and a sum (the minimum
+for the adversarial model); ghost 2's step runs on the transposed block. Pacman's step is an
+elementwise maximum of whole blocks. Memory: two float64 arrays of all the states, two uint8
+ones and the capture distances (about 2.2 GB at the peak for originalClassic's 118 million
+states with two ghosts; 145 MB for mediumClassic's 6 million).
 
 Beside `V_H`, the *capture distance*: the number of rounds (at most `H`) Pacman surely
 survives against adversarial ghosts, the sum over `h = 1..H` of the 0/1 worst-case values
@@ -77,8 +80,10 @@ class SurvivalTable:
     """`V_H` and the capture distances of the chase on one layout (module docstring).
 
     `layout_hash` names the layout's content (`layout_hash`), `curve[h]` is `V_h` at the
-    layout's start for `h = 0..horizon`. The arrays are indexed `[pacman cell, config of
-    ghost 1, config of ghost 2]` in the numbering of `moves`.
+    layout's start for `h = 0..horizon`. The arrays (read-only) are indexed `[pacman cell,
+    config of ghost 1, config of ghost 2]` in the numbering of `moves`. Lookups are index
+    arithmetic on dicts and a flat memoryview (about 0.8 million `survival` calls a second on
+    mediumClassic).
     """
 
     layout_hash: str
@@ -93,10 +98,14 @@ class SurvivalTable:
     walls: frozenset[Position] = field(repr=False)
     _flat_values: memoryview = field(init=False, repr=False)
     _flat_distances: memoryview = field(init=False, repr=False)
+    _first_ghosts: tuple[int, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.values.flags.writeable = False  # shared by every caller of the cache
+        self.distances.flags.writeable = False
         object.__setattr__(self, "_flat_values", self.values.reshape(-1).data)
         object.__setattr__(self, "_flat_distances", self.distances.reshape(-1).data)
+        object.__setattr__(self, "_first_ghosts", tuple(range(1, self.ghosts + 1)))
 
     def _flat(self, pacman: Position, ghosts: Sequence[Config]) -> int:
         """The flat index of a state; raises `ChaseTableError` for one not in the table."""
@@ -147,15 +156,19 @@ class SurvivalTable:
         """
         if state.layout.walls is not self.walls and state.layout.walls != self.walls:
             raise ChaseTableError("the state's maze is not the table's")
-        agents = range(1, self.ghosts + 1) if ghosts is None else ghosts
-        if len(agents) != self.ghosts or not all(1 <= a < state.num_agents for a in agents):
-            raise ChaseTableError(f"the table is for {self.ghosts} ghost(s) of the state, not "
-                                  f"agents {list(agents)}")
-        moves, size = self.moves, len(self.moves.configs)
+        agents = self._first_ghosts if ghosts is None else ghosts
+        count = state.num_agents
+        if len(agents) != self.ghosts:
+            raise ChaseTableError(f"the table is for {self.ghosts} ghost(s), not agents "
+                                  f"{list(agents)}")
+        moves = self.moves
+        size, config_index = len(moves.configs), moves.config_index
         flat = moves.cell_index[state.pacman_position]
         timers, headings = state.scared_timers, state.ghost_directions
         for agent in agents:
-            number = moves.config_index.get((state.agent_position(agent), headings[agent - 1]))
+            if not 1 <= agent < count:
+                raise ChaseTableError(f"agent {agent} is not a ghost of the state")
+            number = config_index.get((state.agent_position(agent), headings[agent - 1]))
             if number is None or timers[agent - 1]:
                 return None
             flat = flat * size + number
@@ -258,7 +271,8 @@ def build_survival_table(layout: Layout, ghosts: int, model: str, horizon: int,
     worst = values if model == "adversarial" else _fresh(shape, caught, np.uint8)
     distances = np.zeros(shape, dtype=_distance_type(horizon))
     curve = [float(values[start])]
-    spare, spare_worst = np.empty_like(values), np.empty_like(worst)
+    spare = np.empty_like(values)
+    spare_worst = spare if worst is values else np.empty_like(worst)
     for _ in range(horizon):
         _round(values, spare, moves, caught, model == "adversarial")
         if worst is not values:
@@ -297,20 +311,28 @@ def _caught(moves: ChaseMoves, shape: tuple[int, ...]) -> npt.NDArray[np.intp]:
     return np.flatnonzero(found).astype(np.intp)
 
 
-def _round(values: Array, spare: Array, moves: ChaseMoves,
-           caught: npt.NDArray[np.intp], worst: bool) -> None:
+def _round(values: Array, spare: Array, moves: ChaseMoves, caught: npt.NDArray[np.intp],
+           worst: bool) -> None:
     """Turn `V_h` in `values` into `V_{h+1}` (module docstring), with `spare` as scratch and
     `caught` the flat indexes of the states to zero (`_caught`); `worst` takes the minimum
     over each ghost's moves instead of the expectation.
 
-    A ghost step gathers rows, the fast way: ghost 2's is done on the transposed block."""
+    A ghost step gathers rows, the fast way: ghost 2's is done on the transposed block. The
+    scratch blocks are made once per round and written in place (a fresh array of a few MB
+    per block costs more in page faults than the arithmetic)."""
+    block_shape = values.shape[1:]
+    flipped, moved = np.empty(block_shape, values.dtype), np.empty(block_shape, values.dtype)
+    part = np.empty((len(moves.slots[1]) if len(moves.slots) > 1 else 0, *block_shape[1:]),
+                    values.dtype)
     for p in range(values.shape[0]):
         pacman = None if worst else p
-        block = values[p]
-        if block.ndim == 2:
-            moved = _ghost_step(np.ascontiguousarray(block.T), moves, pacman)  # ghost 2
-            block = np.ascontiguousarray(moved.T)
-        spare[p] = _ghost_step(block, moves, pacman)  # ghost 1
+        if len(block_shape) == 2:
+            np.copyto(flipped, values[p].T)  # [ghost 2, ghost 1]
+            _ghost_step(flipped, moves, pacman, moved, part)  # ghost 2
+            np.copyto(flipped, moved.T)
+            _ghost_step(flipped, moves, pacman, spare[p], part)  # ghost 1
+        else:
+            _ghost_step(values[p], moves, pacman, spare[p], part)
     np.put(spare, caught, 0)
     for p, targets in enumerate(moves.pacman_moves):
         out = values[p]
@@ -320,28 +342,29 @@ def _round(values: Array, spare: Array, moves: ChaseMoves,
     np.put(values, caught, 0)
 
 
-def _ghost_step(block: Array, moves: ChaseMoves,
-                pacman: int | None) -> Array:
-    """One ghost's move along axis 0 of a block of Pacman's cell `pacman`: the expectation
-    over its successors with that cell's weights, or their minimum when `pacman` is None.
+def _ghost_step(block: Array, moves: ChaseMoves, pacman: int | None, out: Array,
+                part: Array) -> None:
+    """One ghost's move along axis 0 of a block of Pacman's cell `pacman`, into `out`: the
+    expectation over its successors with that cell's weights, or their minimum when `pacman`
+    is None; `part` is scratch of at least `len(moves.slots[1])` rows.
 
     Slot `k` holds the `k`-th legal move of the configurations that have more than `k` (a
-    prefix, `pacman.chase.moves`), so the terms are added in the moves' canonical order."""
+    prefix, `pacman.chase.moves`), so the terms are added in the moves' canonical order; a
+    configuration with one move has weight 1.0 exactly, so its product is skipped."""
     weights = None if pacman is None else moves.weights
     shape = (-1,) + (1,) * (block.ndim - 1)
-    out = block.take(moves.slots[0], axis=0)
-    if weights is not None:
-        out *= weights[0][pacman].reshape(shape)
+    block.take(moves.slots[0], axis=0, out=out, mode="clip")
     for slot in range(1, len(moves.slots)):
         index = moves.slots[slot]
-        part = block.take(index, axis=0)
-        head = out[:len(index)]
+        head, gathered = out[:len(index)], part[:len(index)]
+        block.take(index, axis=0, out=gathered, mode="clip")
         if weights is None:
-            np.minimum(head, part, out=head)
-        else:
-            part *= weights[slot][pacman].reshape(shape)
-            np.add(head, part, out=head)
-    return out
+            np.minimum(head, gathered, out=head)
+            continue
+        if slot == 1:
+            head *= weights[0][pacman][:len(index)].reshape(shape)
+        gathered *= weights[slot][pacman].reshape(shape)
+        np.add(head, gathered, out=head)
 
 
 __all__ = ["MAX_HORIZON", "MAX_STATES", "MEMORY_TABLES", "SurvivalTable",

@@ -187,6 +187,18 @@ def test_random_and_adversarial_tables_equal_brute_force(model: str, ghosts: int
         assert check_every_state(table, brute, lambda s, h=horizon: brute.value(s, h)) > 0
 
 
+def test_a_ghost_with_one_move_takes_it_with_weight_one_exactly() -> None:
+    from pacman import load_layout
+    from pacman.chase.moves import chase_moves
+
+    for model in ("directional", "random"):
+        moves = chase_moves(load_layout("mediumClassic"), model, 0.8)
+        assert moves.weights is not None
+        assert (moves.weights[0][:, len(moves.slots[1]):] == 1.0).all()  # the step skips them
+        assert np.allclose(sum(np.pad(w, ((0, 0), (0, len(moves.configs) - w.shape[1])))
+                               for w in moves.weights), 1.0, rtol=0, atol=1e-15)
+
+
 def test_another_prob_attack_is_the_directional_ghost_s_own() -> None:
     layout = layout_of("dead_end")
     brute = BruteForce(layout, 2, "directional", prob_attack=0.35)
