@@ -281,8 +281,8 @@ class ChaseBound:
                 f" {chased} (food ignored) at best with this chance (exact survival table)")
         if self.holds:
             return "an upper bound: " + text
-        return ("not a bound, an estimate: the layout has capsules, which the chase leaves "
-                "out; " + text)
+        return ("not a bound: the layout has capsules, which the chase leaves out and which "
+                "can save Pacman where it says he is caught; " + text)
 
 
 def fewest_moves(layout: Layout) -> int:

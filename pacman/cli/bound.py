@@ -59,8 +59,12 @@ def run(args: argparse.Namespace) -> int:
               "count exactly (and without a ghost there is no chase to bound it)")
         return 0
     bound = chase_bound(layout, ghosts, args.ghosts)
-    word = "at most" if bound.holds else "about (not a bound)"
-    print(f"{layout.name}, {against}: the best chance of a win is {word} {bound.chance:.10g}")
-    print(f"  {bound.reason}; more than {args.positions:,} positions, too many to count "
-          "exactly")
+    if bound.holds:
+        print(f"{layout.name}, {against}: the best chance of a win is at most "
+              f"{bound.chance:.10g}")
+    else:
+        print(f"{layout.name}, {against}: the best chance of a win is not known; the chase "
+              f"alone gives {bound.chance:.10g}")
+    print(f"  {bound.reason}; the game itself has more than {args.positions:,} positions, "
+          "too many to count exactly")
     return 0

@@ -87,7 +87,19 @@ def test_the_value_iteration_agrees_with_the_fractions_where_both_apply() -> Non
 def test_too_many_positions_is_said_and_not_guessed(capsys: pytest.CaptureFixture[str]) -> None:
     assert exact_win_chance(load_layout("mediumClassic"), limit=1000) is None
     lines = bound(capsys, "mediumClassic", "--positions", "1000")
-    assert lines[0].startswith("mediumClassic, 2 DirectionalGhosts: more than 1,000 positions")
+    # without the capsules Pacman could run from the two ghosts for the 97 moves a win takes
+    # all but certainly: the chase bounds nothing here, and says so
+    assert lines[0] == ("mediumClassic, 2 DirectionalGhosts: the best chance of a win is not "
+                        "known; the chase alone gives 0.99999995")
+    assert lines[1].startswith("  not a bound: the layout has capsules")
+    assert lines[1].endswith("more than 1,000 positions, too many to count exactly")
+
+
+def test_the_chase_bounds_a_layout_without_capsules(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = bound(capsys, "testClassic", "--positions", "100")
+    assert lines[0].startswith("testClassic, 1 DirectionalGhost: the best chance of a win is "
+                               "at most ")
+    assert lines[1].startswith("  an upper bound: a win takes at least 8 Pacman moves")
 
 
 def test_bad_requests_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
