@@ -36,7 +36,7 @@ from pacman.agents.settings import (
     switch,
     whole_number,
 )
-from pacman.agents.survival import survival_root
+from pacman.agents.survival import SurvivalAware, survival_root
 
 __all__ = [
     # the agents
@@ -343,7 +343,10 @@ class AnytimeSettings(SearchSettings):
         check=whole_number(" of Pacman's moves"), late=True)
     survival_margin: float = setting(
         0.1, "how far below the best move's survival chance a move may be and stay (with "
-        "survival=H)", check=non_negative, late=True)
+        "survival=H; 1 or more: no move is dropped)", check=non_negative, late=True)
+    survival_weight: float = setting(
+        0.0, "with survival=H, points a leaf loses per unit of survival chance below 1: "
+        "value - weight x (1 - V_H(leaf)); 0: off", check=non_negative, late=True)
 
 
 @dataclass(frozen=True)
@@ -387,8 +390,12 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         self.singular = float(chosen.singular)
         self.escape = chosen.escape
         self.survival, self.survival_margin = chosen.survival, float(chosen.survival_margin)
+        self.survival_weight = float(chosen.survival_weight)
         self._table: Any = None  # the survival table of this game's layout, with survival=H
         self._table_layout: Any = None  # the layout it is of
+        if self.survival and self.survival_weight:
+            self.evaluation = SurvivalAware(self.evaluation, self.survival_weight,
+                                            lambda: self._table)
 
     def register_initial_state(self, state: SearchState) -> None:
         """A new game: with `survival=H`, the layout's survival table is built (or read from
@@ -420,6 +427,8 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         parts += [f"{name}={getattr(self, name):g}" for name in late if getattr(self, name)]
         if self.survival and self.survival_margin != 0.1:
             parts.append(f"survival_margin={self.survival_margin:g}")
+        if self.survival and self.survival_weight:
+            parts.append(f"survival_weight={self.survival_weight:g}")
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:

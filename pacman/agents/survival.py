@@ -20,13 +20,13 @@ never the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pacman.agents.ghosts import directional_distribution
 from pacman.agents.search_core import ActionGenerator, legal_actions
 
-__all__ = ["move_survival", "survival_root"]
+__all__ = ["SurvivalAware", "move_survival", "survival_root"]
 
 
 def _ghost_moves(state: Any, agent: int, model: str) -> list[tuple[Any, float]]:
@@ -112,3 +112,29 @@ def survival_root(state: Any, legal: ActionGenerator | None, table: Any, margin:
 
     return root_cut, values
 
+
+
+class SurvivalAware:
+    """An evaluation that takes `weight x (1 - V_H)` points off a leaf, `V_H` being the leaf's
+    survival chance in the table `table()` returns (the agent's, built at the game's start).
+    A won leaf, a leaf the table does not apply to (a ghost scared) and a search without a
+    table yet lose nothing. Its bounds, for exact pruning, are the evaluation's own, widened
+    downwards by `weight`."""
+
+    def __init__(self, evaluation: Any, weight: float, table: Callable[[], Any]) -> None:
+        self.evaluation, self.weight, self.table = evaluation, weight, table
+        if getattr(evaluation, "bounds", None) is not None:
+            self.bounds = self._bounds
+        self.__name__ = getattr(evaluation, "__name__", type(evaluation).__name__)
+
+    def __call__(self, state: Any) -> float:
+        value: float = self.evaluation(state)
+        table = self.table()
+        if table is None or state.is_win():
+            return value
+        survival = table.of_state(state) if state.num_agents > 1 else None
+        return value if survival is None else value - self.weight * (1.0 - survival)
+
+    def _bounds(self, state: Any, plies: int) -> tuple[float, float]:
+        low, high = self.evaluation.bounds(state, plies)
+        return low - self.weight, high

@@ -77,3 +77,29 @@ def test_the_setting_is_shown_and_off_by_default() -> None:
     narrow = make_agent("iterative-expectimax", "pacman", {"survival": 12,
                                                            "survival_margin": 0.05})
     assert "survival_margin=0.05" in narrow.settings_text()
+
+
+def test_the_leaf_term_takes_weight_times_the_missing_survival_off() -> None:
+    from pacman.agents.survival import SurvivalAware
+
+    table = survival_table(load_layout("smallClassic"), ghosts=2, horizon=6)
+    evaluation = SurvivalAware(lambda state: 10.0, 300.0, lambda: table)
+    seen_below_one = False
+    for state in positions("smallClassic", 4, 60):
+        survival = table.of_state(state)
+        assert survival is not None  # no ghost is scared in these positions
+        assert evaluation(state) == pytest.approx(10.0 - 300.0 * (1.0 - survival), abs=1e-9)
+        seen_below_one |= survival < 1
+    assert seen_below_one
+    assert SurvivalAware(lambda state: 10.0, 300.0, lambda: None)(state) == 10.0
+
+
+def test_the_leaf_term_is_in_the_agent_only_with_a_weight() -> None:
+    from pacman.agents.survival import SurvivalAware
+
+    weighted = make_agent("iterative-expectimax", "pacman", {"survival": 6,
+                                                             "survival_weight": 300})
+    assert isinstance(weighted.evaluation, SurvivalAware)
+    assert "survival_weight=300" in weighted.settings_text()
+    plain = make_agent("iterative-expectimax", "pacman", {"survival": 6})
+    assert not isinstance(plain.evaluation, SurvivalAware)
