@@ -36,7 +36,7 @@ from pacman.agents.settings import (
     switch,
     whole_number,
 )
-from pacman.agents.survival import SurvivalAware, survival_root
+from pacman.agents.survival import SurvivalAware, Tables, survival_root
 
 __all__ = [
     # the agents
@@ -391,30 +391,33 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         self.escape = chosen.escape
         self.survival, self.survival_margin = chosen.survival, float(chosen.survival_margin)
         self.survival_weight = float(chosen.survival_weight)
-        self._table: Any = None  # the survival table of this game's layout, with survival=H
-        self._table_layout: Any = None  # the layout it is of
+        self._tables: Tables | None = None  # this game's survival tables, with survival=H
+        self._tables_layout: Any = None  # the layout they are of
         if self.survival and self.survival_weight:
             self.evaluation = SurvivalAware(self.evaluation, self.survival_weight,
-                                            lambda: self._table)
+                                            lambda: self._tables)
 
     def register_initial_state(self, state: SearchState) -> None:
         """A new game: with `survival=H`, the layout's survival table is built (or read from
         the cache) now, before the first move's clock starts."""
         super().register_initial_state(state)
-        if self.survival:
-            self._survival_table(state)
+        if self.survival and state.num_agents > 1:
+            self._survival_tables(state)
 
-    def _survival_table(self, state: SearchState) -> Any:
+    def _survival_tables(self, state: SearchState) -> Tables:
+        """The layout's survival tables of one and two ghosts (as many as the game has), of
+        the model this agent believes, built once a game (`pacman.chase`)."""
         from pacman.chase.tables import survival_table
 
         layout = state._maze.layout  # type: ignore[attr-defined]
-        if self._table is None or self._table_layout is not layout:
-            self._table_layout = layout
+        if self._tables is None or self._tables_layout is not layout:
+            self._tables_layout = layout
             model = "directional" if getattr(self, "ghost_model", "") == "directional" \
                 else "random"
-            self._table = survival_table(layout, ghosts=min(2, state.num_agents - 1),
-                                         model=model, horizon=self.survival)
-        return self._table
+            self._tables = {ghosts: survival_table(layout, ghosts=ghosts, model=model,
+                                                   horizon=self.survival)
+                            for ghosts in range(1, min(2, state.num_agents - 1) + 1)}
+        return self._tables
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
@@ -464,7 +467,7 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         if self.survival and state.num_agents > 1:
             model = "directional" if getattr(self, "ghost_model", "") == "directional" \
                 else "random"
-            actions, _ = survival_root(state, actions, self._survival_table(state),
+            actions, _ = survival_root(state, actions, self._survival_tables(state),
                                        self.survival_margin, model)
         if time_limit is not None:  # emptying the table and the check come out of the budget
             time_limit = max(time_limit - (perf_counter() - started), 0.0)

@@ -10,12 +10,14 @@ probabilities, as the rules play them) followed by the table: the chance of surv
 `H + 1` moves after that move, if he plays for survival from then on. A move whose chance is
 more than `margin` below the best move's is dropped; the search chooses among the others.
 
-What the table leaves out decides when the veto stays silent: it counts every ghost as
-dangerous and knows nothing of food, so it is not used while a ghost is scared (the whole
-root is then left alone), and a move that wins the game (the last dot) is worth 1. Against
-more than two ghosts it counts the two nearest Pacman after the round (maze distance, ties to
-the lower index); the others are left out, so it may keep a move a third ghost makes bad,
-never the other way round.
+The table knows nothing of food, capsules or scared ghosts, so after the round only the
+*dangerous* ghosts are counted (`chase_value`): those not scared, the two nearest Pacman when
+there are more (maze distance, ties to the lower index), in the table of one or two ghosts. A
+scared ghost is left out until its timer runs out, and a scared ghost Pacman eats is back at its
+start, dangerous, in the very round he eats it: so the veto sees a pincer that eating a ghost
+opens. A move that wins the game (the last dot) is worth 1. A ghost left out (scared, or a
+third one) can still make a kept move bad; the veto never drops a move for a ghost it leaves
+out.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ from typing import Any
 from pacman.agents.ghosts import directional_distribution
 from pacman.agents.search_core import ActionGenerator, legal_actions
 
-__all__ = ["SurvivalAware", "move_survival", "survival_root"]
+__all__ = ["SurvivalAware", "Tables", "chase_value", "move_survival", "survival_root"]
+
+#: survival tables by the number of ghosts they chase with (1 and 2), of one layout, model and
+#: horizon
+Tables = dict[int, Any]
 
 
 def _ghost_moves(state: Any, agent: int, model: str) -> list[tuple[Any, float]]:
@@ -36,16 +42,27 @@ def _ghost_moves(state: Any, agent: int, model: str) -> list[tuple[Any, float]]:
     return [(action, 1 / len(actions)) for action in actions]
 
 
-def _nearest_two(state: Any) -> tuple[int, ...]:
-    pac = state.pacman_position
-    maze = state._maze
-    ghosts = range(1, state.num_agents)
-    near = sorted(ghosts, key=lambda g: (maze.maze_distance(pac, state.agent_position(g)), g))
-    return tuple(sorted(near[:2]))
+def chase_value(state: Any, tables: Tables) -> float | None:
+    """`V_H` of a state (Pacman to move) in the chase by its dangerous ghosts: the ghosts that
+    are not scared, the two nearest Pacman (maze distance, ties to the lower index) when there
+    are more, in the table of that many ghosts. A scared ghost is left out: it cannot catch
+    Pacman until its timer runs out (an optimistic reading for a timer about to end). 1.0 when
+    no ghost is dangerous; None when a dangerous ghost's configuration is not in the table."""
+    timers = state.scared_timers
+    dangerous = [agent for agent in range(1, state.num_agents) if not timers[agent - 1]]
+    if not dangerous:
+        return 1.0
+    if len(dangerous) > 2:
+        pac, maze = state.pacman_position, state._maze
+        dangerous = sorted(sorted(dangerous, key=lambda g: (
+            maze.maze_distance(pac, state.agent_position(g)), g))[:2])
+    table = tables.get(len(dangerous))
+    return None if table is None else table.of_state(state, dangerous)
 
 
-def _after_round(state: Any, table: Any, model: str) -> float | None:
-    """The chance of surviving the table's horizon from `state` (ghost 1 to move)."""
+def _after_round(state: Any, tables: Tables, model: str) -> float | None:
+    """The chance of surviving the tables' horizon after the ghosts' moves from `state`
+    (ghost 1 to move), each ghost moving with the model's probabilities."""
     total = 0.0
     agents = state.num_agents
 
@@ -53,11 +70,11 @@ def _after_round(state: Any, table: Any, model: str) -> float | None:
         nonlocal total
         if s.is_lose():
             return True
-        if agent == agents or s.is_win():
-            if s.is_win():
-                total += chance
-                return True
-            value = table.of_state(s, _nearest_two(s) if agents > 3 else None)
+        if s.is_win():
+            total += chance
+            return True
+        if agent == agents:
+            value = chase_value(s, tables)
             if value is None:
                 return False
             total += chance * value
@@ -68,13 +85,12 @@ def _after_round(state: Any, table: Any, model: str) -> float | None:
     return total if walk(state, 1, 1.0) else None
 
 
-def move_survival(state: Any, actions: Sequence[Any], table: Any,
+def move_survival(state: Any, actions: Sequence[Any], tables: Tables,
                   model: str = "directional") -> list[float] | None:
-    """For each of Pacman's `actions` in `state`, the chance of surviving `table.horizon + 1`
-    of his moves (this one first) if he then plays for survival; None when the table does not
-    apply (a ghost is scared, or a position is not in it)."""
-    if any(state.scared_timers):
-        return None
+    """For each of Pacman's `actions` in `state`, the chance of surviving the tables' horizon
+    plus one of his moves (this one first) if he then plays for survival, against the ghosts
+    that are dangerous after the round (`chase_value`); None when a position is not in the
+    tables."""
     values = []
     for action in actions:
         after = state.successor(0, action)
@@ -83,22 +99,22 @@ def move_survival(state: Any, actions: Sequence[Any], table: Any,
         elif after.is_lose():
             values.append(0.0)
         else:
-            value = _after_round(after, table, model)
+            value = _after_round(after, tables, model)
             if value is None:
                 return None
             values.append(value)
     return values
 
 
-def survival_root(state: Any, legal: ActionGenerator | None, table: Any, margin: float,
+def survival_root(state: Any, legal: ActionGenerator | None, tables: Tables, margin: float,
                   model: str = "directional") -> tuple[ActionGenerator | None, list[float] | None]:
     """`legal` (None: the state's legal actions) with Pacman's moves at `state`, the root of a
     search, cut down to those whose survival (`move_survival`) is within `margin` of the best;
-    `legal` itself when the table does not apply or nothing is dropped. Also returns the
-    survival of each legal move (None when the table does not apply)."""
+    `legal` itself when the tables do not apply or nothing is dropped. Also returns the
+    survival of each legal move (None when the tables do not apply)."""
     base = legal if legal is not None else legal_actions
     actions = base(state, 0)
-    values = move_survival(state, actions, table, model)
+    values = move_survival(state, actions, tables, model)
     if values is None:
         return legal, None
     best = max(values)
@@ -113,26 +129,26 @@ def survival_root(state: Any, legal: ActionGenerator | None, table: Any, margin:
     return root_cut, values
 
 
-
 class SurvivalAware:
     """An evaluation that takes `weight x (1 - V_H)` points off a leaf, `V_H` being the leaf's
-    survival chance in the table `table()` returns (the agent's, built at the game's start).
-    A won leaf, a leaf the table does not apply to (a ghost scared) and a search without a
-    table yet lose nothing. Its bounds, for exact pruning, are the evaluation's own, widened
-    downwards by `weight`."""
+    survival chance by its dangerous ghosts (`chase_value`) in the tables `tables()` returns
+    (the agent's, built at the game's start). A won leaf, a leaf the tables do not hold and a
+    search without tables yet lose nothing. Its bounds, for exact pruning, are the
+    evaluation's own, widened downwards by `weight`."""
 
-    def __init__(self, evaluation: Any, weight: float, table: Callable[[], Any]) -> None:
-        self.evaluation, self.weight, self.table = evaluation, weight, table
+    def __init__(self, evaluation: Any, weight: float, tables: Callable[[], Tables | None]
+                 ) -> None:
+        self.evaluation, self.weight, self.tables = evaluation, weight, tables
         if getattr(evaluation, "bounds", None) is not None:
             self.bounds = self._bounds
         self.__name__ = getattr(evaluation, "__name__", type(evaluation).__name__)
 
     def __call__(self, state: Any) -> float:
         value: float = self.evaluation(state)
-        table = self.table()
-        if table is None or state.is_win():
+        tables = self.tables()
+        if not tables or state.is_win():
             return value
-        survival = table.of_state(state) if state.num_agents > 1 else None
+        survival = chase_value(state, tables)
         return value if survival is None else value - self.weight * (1.0 - survival)
 
     def _bounds(self, state: Any, plies: int) -> tuple[float, float]:

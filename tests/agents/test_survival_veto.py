@@ -14,8 +14,10 @@ from pacman.agents.survival import move_survival, survival_root
 from pacman.chase.tables import survival_table
 
 
-def positions(layout_name: str, games: int, moves: int) -> list[GameState]:
-    """Pacman-turn states of random games against directional ghosts, no ghost scared."""
+def positions(layout_name: str, games: int, moves: int, scared: bool = False
+              ) -> list[GameState]:
+    """Pacman-turn states of random games against directional ghosts (with `scared`, those
+    with a ghost scared, else those without)."""
     found = []
     rng = random.Random(7)
     for _ in range(games):
@@ -24,7 +26,7 @@ def positions(layout_name: str, games: int, moves: int) -> list[GameState]:
         for _ in range(moves):
             if state.is_win() or state.is_lose():
                 break
-            if not any(state.scared_timers):
+            if any(state.scared_timers) == scared:
                 found.append(state)
             state = state.successor(0, rng.choice(state.legal_actions(0)))
             for ghost in ghosts:
@@ -44,7 +46,7 @@ def test_the_best_move_is_worth_the_next_horizon_of_the_table(layout_name: str) 
     longer = survival_table(layout, ghosts=2, horizon=5)
     checked = 0
     for state in positions(layout_name, 6, 40):
-        values = move_survival(state, state.legal_actions(0), shorter)
+        values = move_survival(state, state.legal_actions(0), {2: shorter})
         expected = longer.of_state(state)
         if values is None or expected is None:
             continue
@@ -59,7 +61,7 @@ def test_the_veto_keeps_the_moves_within_the_margin_of_the_best() -> None:
     cut_somewhere = False
     for state in positions("smallClassic", 6, 60):
         legal = state.legal_actions(0)
-        generator, values = survival_root(state, None, table, 0.1)
+        generator, values = survival_root(state, None, {2: table}, 0.1)
         if values is None:
             assert generator is None
             continue
@@ -83,7 +85,7 @@ def test_the_leaf_term_takes_weight_times_the_missing_survival_off() -> None:
     from pacman.agents.survival import SurvivalAware
 
     table = survival_table(load_layout("smallClassic"), ghosts=2, horizon=6)
-    evaluation = SurvivalAware(lambda state: 10.0, 300.0, lambda: table)
+    evaluation = SurvivalAware(lambda state: 10.0, 300.0, lambda: {2: table})
     seen_below_one = False
     for state in positions("smallClassic", 4, 60):
         survival = table.of_state(state)
@@ -103,3 +105,27 @@ def test_the_leaf_term_is_in_the_agent_only_with_a_weight() -> None:
     assert "survival_weight=300" in weighted.settings_text()
     plain = make_agent("iterative-expectimax", "pacman", {"survival": 6})
     assert not isinstance(plain.evaluation, SurvivalAware)
+
+
+def test_with_a_ghost_scared_the_dangerous_one_is_chased_alone() -> None:
+    from pacman.agents.survival import chase_value
+
+    layout = load_layout("smallClassic")
+    one = survival_table(layout, ghosts=1, horizon=6)
+    two = survival_table(layout, ghosts=2, horizon=6)
+    checked = 0
+    for state in positions("smallClassic", 4, 60):
+        data = state.compact()
+        for scared in (1, 2):  # the same position with one ghost's timer set
+            ghosts = list(data[2])
+            ghosts[3 * (scared - 1) + 2] = 5
+            mixed = state.recreate([data[0], data[1], ghosts, *data[3:]])
+            assert mixed.scared_timers[scared - 1] == 5
+            dangerous = 3 - scared
+            assert chase_value(mixed, {1: one, 2: two}) == one.of_state(mixed, [dangerous])
+            checked += 1
+        both = list(data[2])
+        both[2] = both[5] = 5
+        assert chase_value(state.recreate([data[0], data[1], both, *data[3:]]),
+                           {1: one, 2: two}) == 1.0
+    assert checked >= 20
