@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from pacman.agents.ghosts import DirectionalGhost, GhostAgent, RandomGhost
-from pacman.errors import PacmanError
+from pacman.errors import BoundError
 from pacman.layout import Layout
 from pacman.maze import maze_for
 from pacman.state import GameState
@@ -50,10 +50,6 @@ GHOST_MODELS: dict[str, Callable[[int], GhostAgent[Any]]] = {
     "DirectionalGhost": DirectionalGhost, "RandomGhost": RandomGhost}
 
 _WIN, _LOSE = -1, -2  # the kinds of an ended position; 0 is Pacman's turn, k ghost k's
-
-
-class BoundError(PacmanError, ValueError):
-    """A bound cannot be computed as asked (an unknown ghost, a limit out of range)."""
 
 
 @dataclass(frozen=True)
