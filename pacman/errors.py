@@ -25,7 +25,7 @@ __all__ = [
     "LayoutError", "ReplayError", "SettingsError", "TestCaseError", "SuiteError",
     "GhostSpecError", "StudentCodeError",
     # names, settings and agents
-    "RegistryError", "AgentSetupError", "TaskError",
+    "RegistryError", "AgentSetupError", "TaskError", "ChaseTableError", "BoundError",
     # the game
     "IllegalMoveError", "LimitError",
     # applications
@@ -110,6 +110,17 @@ class AgentSetupError(PacmanError, ValueError):
 class TaskError(PacmanError, ValueError):
     """A game or agent description (`GameSpec`, `AgentSpec`) read from JSON that is not one;
     the message names the field at fault."""
+
+
+class BoundError(PacmanError, ValueError):
+    """A best-possible win rate (`pacman.chase.bound`) that cannot be computed as asked: a
+    ghost kind without known move probabilities, a move cap or position limit below 1."""
+
+
+class ChaseTableError(PacmanError, ValueError):
+    """A survival table of the food-free chase (`pacman.chase`) that cannot be built as asked:
+    an unknown ghost model, a horizon or a number of ghosts out of range, a layout with too
+    few ghosts, or a table too big to hold."""
 
 
 # --- the game ---------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ speed-up, big layouts (start-up time and peak memory of a 100x100 open maze and 
 allowed one), the anytime search against plain alpha-beta and expectimax, and whether MCTS and
 the anytime expectimax keep a time budget (`mcts-time`), and the Gymnasium env's steps/s
 (`env`: mediumClassic, also in vector envs; `env-small`: one env, smallClassic, directional
-ghosts).
+ghosts), and the exact survival tables of the food-free chase (`chase-tables`: build time
+on smallClassic and mediumClassic, lookups/s).
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -844,6 +845,51 @@ def bench_live_latency(frame_time: float = 0.05, max_moves: int = 150) -> dict[s
             "frame_p95_ms": quantile(frame, 0.95), "target_ms": 50.0}
 
 
+def bench_chase_tables(repeat: int, horizon: int = 40) -> dict[str, Any]:
+    """Exact survival tables of the food-free chase (`pacman.chase`): build seconds (wall and
+    CPU, best of `repeat`, no cache) for smallClassic and mediumClassic with two directional
+    ghosts and H=40, and `survival` / `of_state` lookups per second on mediumClassic."""
+    from pacman.chase import build_survival_table
+
+    figures: dict[str, Any] = {}
+    for name in ("smallClassic", "mediumClassic"):
+        layout = load_layout(name)
+        best_wall, best_cpu = float("inf"), float("inf")
+        for _ in range(repeat):
+            started, cpu = time.perf_counter(), time.process_time()
+            table = build_survival_table(layout, 2, "directional", horizon)
+            best_wall = min(best_wall, time.perf_counter() - started)
+            best_cpu = min(best_cpu, time.process_time() - cpu)
+        figures[f"{name}_states"] = table.values.size
+        figures[f"{name}_build_seconds"] = best_wall
+        figures[f"{name}_build_cpu_seconds"] = best_cpu
+    rng = random.Random(1)
+    queries = [(rng.choice(table.moves.cells), (rng.choice(table.moves.configs),
+                                                rng.choice(table.moves.configs)))
+               for _ in range(20_000)]
+    survival = table.survival
+
+    def lookups() -> int:
+        for pacman, ghosts in queries:
+            survival(pacman, ghosts)
+        return len(queries)
+
+    count, seconds = _best(lookups, repeat)
+    figures["survival_lookups_per_second"] = count / seconds
+    states = [state for state in positions("mediumClassic", 2000, seed=1)
+              if state.scared_timers == (0, 0)]
+    of_state = table.of_state
+
+    def state_lookups() -> int:
+        for state in states:
+            of_state(state)
+        return len(states)
+
+    count, seconds = _best(state_lookups, repeat)
+    figures["of_state_lookups_per_second"] = count / seconds
+    return figures
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -873,6 +919,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "startup": lambda a: bench_startup(),
     "host": lambda a: bench_host(a.repeat),
     "live-latency": lambda a: bench_live_latency(),
+    "chase-tables": lambda a: bench_chase_tables(a.repeat),
 }
 
 

@@ -5,8 +5,9 @@ Every import of every module of the package is read with `ast`, the ones inside 
 (a lazy import is still an arrow), and resolved to the module it loads. The layers:
 
 - the game core: `pacman` itself and its rules, state, game loop, record, replay, display, errors;
-- the policies: `pacman.agents` (searches, evaluations, agents, ghosts, the registry of names)
-  and `pacman.cs188` (the adapter that lets classic CS188 agents play; the registry builds them);
+- the policies: `pacman.agents` (searches, evaluations, agents, ghosts, the registry of names),
+  `pacman.cs188` (the adapter that lets classic CS188 agents play; the registry builds them)
+  and `pacman.chase` (exact survival tables of the food-free chase);
 - the applications: everything else (`cli`, `experiments`, `grading`, `demos`, `web`, `envs`,
   `hosting`, `__main__`).
 
@@ -29,7 +30,7 @@ PACKAGE = ROOT / "pacman"
 
 CORE, POLICY, APPLICATION = 0, 1, 2
 LAYER_NAMES = {CORE: "the game core", POLICY: "the policies", APPLICATION: "the applications"}
-POLICY_PACKAGES = ("pacman.agents", "pacman.cs188")
+POLICY_PACKAGES = ("pacman.agents", "pacman.cs188", "pacman.chase")
 APPLICATION_PACKAGES = ("pacman.cli", "pacman.experiments", "pacman.grading", "pacman.demos",
                         "pacman.web", "pacman.envs", "pacman.hosting", "pacman.__main__",
                         "pacman.notebook")

@@ -66,10 +66,21 @@ def directional_distribution(state: GameState, agent: int, actions: Sequence[Dir
     px, py = state.pacman_position
     vectors = [_VECTORS[a] for a in actions]
     distances = [abs(x + vx * speed - px) + abs(y + vy * speed - py) for vx, vy in vectors]
+    return directional_weights(distances, prob_scared_flee if scared else prob_attack, scared)
+
+
+def directional_weights(distances: Sequence[float], p: float, scared: bool) -> list[float]:
+    """docs/rules.md 21 from the distances alone: the probabilities of the legal moves whose
+    next positions lie `distances` (Manhattan) from Pacman, in the same order.
+
+    The best moves (the nearest ones, the farthest while `scared`) share `p` equally; every
+    move also gets `(1 - p) / len(distances)`; the weights are then divided by their sum. Only
+    which distances are equal matters, not their type: `directional_distribution` calls this,
+    and so does `pacman.chase`, so that its tables hold the very same numbers.
+    """
     best = max(distances) if scared else min(distances)
-    p = prob_scared_flee if scared else prob_attack
-    n_best = distances.count(best)
-    weights = [(p / n_best if d == best else 0.0) + (1 - p) / len(actions) for d in distances]
+    n_best = list(distances).count(best)
+    weights = [(p / n_best if d == best else 0.0) + (1 - p) / len(distances) for d in distances]
     total = sum(weights)
     return [w / total for w in weights]
 

@@ -36,6 +36,7 @@ from pacman.agents.settings import (
     switch,
     whole_number,
 )
+from pacman.agents.survival import SurvivalAware, Tables, survival_root
 
 __all__ = [
     # the agents
@@ -335,6 +336,17 @@ class AnytimeSettings(SearchSettings):
     escape: int = setting(
         0, "drop the root moves after which Pacman cannot stay alive N of his moves against "
         "chasing ghosts; 0: off", check=whole_number(" of Pacman's moves"), late=True)
+    survival: int = setting(
+        0, "the survival veto's horizon H: drop the root moves whose exact chance of surviving "
+        "H+1 moves of the food-free chase (a survival table of the layout, built at the "
+        "game's start) is more than survival_margin below the best move's; 0: off",
+        check=whole_number(" of Pacman's moves"), late=True)
+    survival_margin: float = setting(
+        0.1, "how far below the best move's survival chance a move may be and stay (with "
+        "survival=H; 1 or more: no move is dropped)", check=non_negative, late=True)
+    survival_weight: float = setting(
+        0.0, "with survival=H, points a leaf loses per unit of survival chance below 1: "
+        "value - weight x (1 - V_H(leaf)); 0: off", check=non_negative, late=True)
 
 
 @dataclass(frozen=True)
@@ -377,6 +389,35 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         self.forward = chosen.forward
         self.singular = float(chosen.singular)
         self.escape = chosen.escape
+        self.survival, self.survival_margin = chosen.survival, float(chosen.survival_margin)
+        self.survival_weight = float(chosen.survival_weight)
+        self._tables: Tables | None = None  # this game's survival tables, with survival=H
+        self._tables_layout: Any = None  # the layout they are of
+        if self.survival and self.survival_weight:
+            self.evaluation = SurvivalAware(self.evaluation, self.survival_weight,
+                                            lambda: self._tables)
+
+    def register_initial_state(self, state: SearchState) -> None:
+        """A new game: with `survival=H`, the layout's survival table is built (or read from
+        the cache) now, before the first move's clock starts."""
+        super().register_initial_state(state)
+        if self.survival and state.num_agents > 1:
+            self._survival_tables(state)
+
+    def _survival_tables(self, state: SearchState) -> Tables:
+        """The layout's survival tables of one and two ghosts (as many as the game has), of
+        the model this agent believes, built once a game (`pacman.chase`)."""
+        from pacman.chase.tables import survival_table
+
+        layout = state._maze.layout  # type: ignore[attr-defined]
+        if self._tables is None or self._tables_layout is not layout:
+            self._tables_layout = layout
+            model = "directional" if getattr(self, "ghost_model", "") == "directional" \
+                else "random"
+            self._tables = {ghosts: survival_table(layout, ghosts=ghosts, model=model,
+                                                   horizon=self.survival)
+                            for ghosts in range(1, min(2, state.num_agents - 1) + 1)}
+        return self._tables
 
     def _extra_settings(self) -> list[str]:
         """The budget, what is switched off, then the model: `time=0.1 nodes=500 tt=False`."""
@@ -385,8 +426,12 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
             parts.append(f"nodes={self.nodes}")
         parts += [f"{flag}=False" for flag in ("tt", "ordering", "delay_loss")
                   if not getattr(self, flag)]
-        late = ("quiescence", "forward", "singular", "escape")
+        late = ("quiescence", "forward", "singular", "escape", "survival")
         parts += [f"{name}={getattr(self, name):g}" for name in late if getattr(self, name)]
+        if self.survival and self.survival_margin != 0.1:
+            parts.append(f"survival_margin={self.survival_margin:g}")
+        if self.survival and self.survival_weight:
+            parts.append(f"survival_weight={self.survival_weight:g}")
         return parts + self._model_settings()
 
     def _model_settings(self) -> list[str]:
@@ -419,6 +464,11 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         actions, time_limit = self._actions, self.time or None
         if self.escape:
             actions = escape_root(state, actions, self.escape)
+        if self.survival and state.num_agents > 1:
+            model = "directional" if getattr(self, "ghost_model", "") == "directional" \
+                else "random"
+            actions, _ = survival_root(state, actions, self._survival_tables(state),
+                                       self.survival_margin, model)
         if time_limit is not None:  # emptying the table and the check come out of the budget
             time_limit = max(time_limit - (perf_counter() - started), 0.0)
         decision = iterative_search(

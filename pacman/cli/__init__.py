@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament", "run"), "tune": ("tune", "run"),
     "table": ("table", "run_table"), "plot": ("table", "run_plot"), "store": ("store", "run"),
     "export": ("export", "run"), "assumptions": ("assumptions", "run"), "demo": ("demo", "run"),
+    "bound": ("bound", "run"),
 }
 
 

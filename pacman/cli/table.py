@@ -27,6 +27,10 @@ def add_parser(commands: Commands) -> None:
                             " also: settings, ghost_settings, max_moves, move_timeout, seed, "
                             "version, code, any Pacman setting, ghost.SETTING")
     table.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    table.add_argument("--bounds", action="store_true",
+                       help="add each row's best possible win rate (pacman bound): exact "
+                            "where the game can be counted, else the chase's upper bound; "
+                            "needs layout, ghost and num_ghosts among the columns")
     _code_option(table)
 
     plot = commands.add_parser("plot", help="win-rate and score plots (PNG) of a results file")
@@ -82,34 +86,71 @@ def run_table(args: argparse.Namespace) -> int:
     if not rows:
         print(f"No games in {args.results}.", file=sys.stderr)
         return 0
+    bounds = [_bound(row) for row in rows] if args.bounds else None
+    each: list[Bound] = bounds or [None] * len(rows)
     if args.format == "json":
         import json
 
-        print(json.dumps([_row_dict(row) for row in rows], indent=2))
+        print(json.dumps([_row_dict(row, bound) for row, bound in zip(rows, each)], indent=2))
     elif args.format == "csv":
         import csv
 
         writer = csv.writer(sys.stdout, lineterminator="\n")
-        fields = list(_row_dict(rows[0]))
-        writer.writerow(fields)
-        for row in rows:
-            writer.writerow(["" if v is None else v for v in _row_dict(row).values()])
+        writer.writerow(list(_row_dict(rows[0], each[0])))
+        for row, bound in zip(rows, each):
+            writer.writerow(["" if v is None else v for v in _row_dict(row, bound).values()])
     else:
         hidden = set() if given else set(constant_columns(rows))
-        print(_markdown(rows, hidden))
+        print(_markdown(rows, hidden, bounds))
     return 0
 
 
-def _row_dict(row: TableRow) -> dict[str, Setting]:
-    """The row as one flat dict: its group's values, then its numbers (JSON and CSV)."""
+#: a row's best possible win rate: (the chance, how it is known: exact, at most, about), or
+#: None where it cannot be found
+Bound = tuple[float, str] | None
+
+
+def _bound(row: TableRow, cache: dict[tuple[Setting, ...], Bound] = {}) -> Bound:  # noqa: B006
+    """The best possible win rate of the row's layout, ghosts and ghost count (`pacman
+    bound`), memoised for the rows that share them."""
+    from pacman.chase.bound import GHOST_MODELS, ChaseBound, best_possible
+    from pacman.errors import PacmanError
+    from pacman.layout import load_layout
+
+    group = dict(row.group)
+    key = (group.get("layout"), group.get("ghost"), group.get("num_ghosts"),
+           group.get("max_moves"))
+    if key not in cache:
+        name, ghost, ghosts, cap = key
+        found: Bound = None
+        if isinstance(name, str) and ghost in GHOST_MODELS and isinstance(ghosts, int):
+            try:
+                best = best_possible(load_layout(name), ghosts, str(ghost),
+                                     max_moves=cap if isinstance(cap, int) and cap else 3000)
+            except PacmanError:
+                best = None
+            if isinstance(best, ChaseBound):
+                found = (best.chance, "at most" if best.holds else "about")
+            elif best is not None:
+                found = (best.chance, "exact")
+        cache[key] = found
+    return cache[key]
+
+
+def _row_dict(row: TableRow, bound: Bound = None) -> dict[str, Setting]:
+    """The row as one flat dict: its group's values, then its numbers (JSON and CSV), then
+    its best possible win rate when asked for (`best_possible`, `best_possible_kind`)."""
     import dataclasses
 
     data = dict(row.group)
     data.update({k: v for k, v in dataclasses.asdict(row).items() if k != "group"})
+    if bound is not None:
+        data["best_possible"], data["best_possible_kind"] = bound
     return data
 
 
-def _markdown(rows: Sequence[TableRow], hidden: set[str]) -> str:
+def _markdown(rows: Sequence[TableRow], hidden: set[str],
+              bounds: Sequence[Bound] | None = None) -> str:
     def number(value: float | None, digits: int = 1) -> str:
         return "–" if value is None else f"{value:,.{digits}f}"
 
@@ -120,6 +161,8 @@ def _markdown(rows: Sequence[TableRow], hidden: set[str]) -> str:
     shown = [column for column, _ in rows[0].group if column not in hidden]
     header = [*shown, "games", "wins", "win rate [95% CI]", "avg score [95% CI]", "avg moves",
               "ms/move", "nodes/move", "faults"]
+    if bounds is not None:
+        header.insert(len(shown) + 3, "best possible")
     lines = []
     if hidden:
         lines.append("All games: " + ", ".join(f"{column} {value}" for column, value
@@ -127,7 +170,7 @@ def _markdown(rows: Sequence[TableRow], hidden: set[str]) -> str:
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join("---" if i < len(shown) else "---:"
                                 for i in range(len(header))) + "|")
-    for row in rows:
+    for number_of_row, row in enumerate(rows):
         values = ["–" if value is None else str(value) for column, value in row.group
                   if column not in hidden]
         faults = ", ".join(f"{n} {name}" for name, n in (("crash", row.crashes),
@@ -139,8 +182,16 @@ def _markdown(rows: Sequence[TableRow], hidden: set[str]) -> str:
                    number(None if row.seconds_per_move is None else 1000 * row.seconds_per_move,
                           2),
                    number(row.nodes_per_move, 0), faults]
+        if bounds is not None:
+            bound = bounds[number_of_row]
+            values.insert(len(shown) + 3, "–" if bound is None else f"{bound[0]:.3f}"
+                          if bound[1] == "exact" else f"{bound[1]} {bound[0]:.3f}")
         lines.append("| " + " | ".join(values) + " |")
     lines.append("\nIntervals: Wilson score (win rate), Student t (average score); 95%.")
+    if bounds is not None:
+        lines.append("Best possible: the highest win rate any Pacman can have (pacman bound): "
+                     "exact, or at most the chance of surviving the fewest moves that eat every "
+                     "dot (about: the same without the layout's capsules, not a bound).")
     return "\n".join(lines)
 
 

@@ -83,7 +83,9 @@ def test_batch_settings_leave_out_observing_and_late_settings_at_their_default()
     assert settings["depth"] == 64 and settings["evaluation"] == "wary"
     assert "trace" not in TracedSearchSettings.batch_settings({"trace": True})
     late = [item.name for item in AnytimeExpectimaxSettings.fields() if item.late]
-    assert late == ["repetition", "quiescence", "forward", "singular", "escape"]
+    assert late == ["repetition", "quiescence", "forward", "singular", "escape", "survival",
+                    "survival_margin", "survival_weight"]
+    assert {"survival", "survival_margin", "survival_weight"}.isdisjoint(settings)
     assert "repetition" not in settings  # at its default: old results keep their keys
 
 

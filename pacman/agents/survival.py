@@ -1,0 +1,156 @@
+"""The survival veto: drop the root moves whose exact chance of surviving the chase is far below
+the best move's.
+
+A pincer is decided about ten Pacman moves before it closes, past what a search completes in
+40 ms. A survival table (`pacman.chase.tables`) knows, for every position of the food-free
+chase, the exact probability `V_H` that Pacman survives `H` more moves under best play against
+ghosts of a known kind. At the root of a search this module values each of Pacman's moves by
+one round of the real game (Pacman's move, then every ghost's move with the model's
+probabilities, as the rules play them) followed by the table: the chance of surviving
+`H + 1` moves after that move, if he plays for survival from then on. A move whose chance is
+more than `margin` below the best move's is dropped; the search chooses among the others.
+
+The table knows nothing of food, capsules or scared ghosts, so after the round only the
+*dangerous* ghosts are counted (`chase_value`): those not scared, the two nearest Pacman when
+there are more (maze distance, ties to the lower index), in the table of one or two ghosts. A
+scared ghost is left out until its timer runs out, and a scared ghost Pacman eats is back at its
+start, dangerous, in the very round he eats it: so the veto sees a pincer that eating a ghost
+opens. A move that wins the game (the last dot) is worth 1. A ghost left out (scared, or a
+third one) can still make a kept move bad; the veto never drops a move for a ghost it leaves
+out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pacman.agents.ghosts import directional_distribution
+from pacman.agents.search_core import ActionGenerator, legal_actions
+
+__all__ = ["SurvivalAware", "Tables", "chase_value", "move_survival", "survival_root"]
+
+#: survival tables by the number of ghosts they chase with (1 and 2), of one layout, model and
+#: horizon
+Tables = dict[int, Any]
+
+
+def _ghost_moves(state: Any, agent: int, model: str) -> list[tuple[Any, float]]:
+    actions = state.legal_actions(agent)
+    if model == "directional":
+        return list(zip(actions, directional_distribution(state, agent, actions), strict=True))
+    return [(action, 1 / len(actions)) for action in actions]
+
+
+def chase_value(state: Any, tables: Tables) -> float | None:
+    """`V_H` of a state (Pacman to move) in the chase by its dangerous ghosts: the ghosts that
+    are not scared, the two nearest Pacman (maze distance, ties to the lower index) when there
+    are more, in the table of that many ghosts. A scared ghost is left out: it cannot catch
+    Pacman until its timer runs out (an optimistic reading for a timer about to end). 1.0 when
+    no ghost is dangerous; None when a dangerous ghost's configuration is not in the table."""
+    timers = state.scared_timers
+    dangerous = [agent for agent in range(1, state.num_agents) if not timers[agent - 1]]
+    if not dangerous:
+        return 1.0
+    if len(dangerous) > 2:
+        pac, maze = state.pacman_position, state._maze
+        dangerous = sorted(sorted(dangerous, key=lambda g: (
+            maze.maze_distance(pac, state.agent_position(g)), g))[:2])
+    table = tables.get(len(dangerous))
+    return None if table is None else table.of_state(state, dangerous)
+
+
+def _after_round(state: Any, tables: Tables, model: str) -> float | None:
+    """The chance of surviving the tables' horizon after the ghosts' moves from `state`
+    (ghost 1 to move), each ghost moving with the model's probabilities."""
+    total = 0.0
+    agents = state.num_agents
+
+    def walk(s: Any, agent: int, chance: float) -> bool:
+        nonlocal total
+        if s.is_lose():
+            return True
+        if s.is_win():
+            total += chance
+            return True
+        if agent == agents:
+            value = chase_value(s, tables)
+            if value is None:
+                return False
+            total += chance * value
+            return True
+        return all(walk(s.successor(agent, action), agent + 1, chance * p)
+                   for action, p in _ghost_moves(s, agent, model) if p > 0)
+
+    return total if walk(state, 1, 1.0) else None
+
+
+def move_survival(state: Any, actions: Sequence[Any], tables: Tables,
+                  model: str = "directional") -> list[float] | None:
+    """For each of Pacman's `actions` in `state`, the chance of surviving the tables' horizon
+    plus one of his moves (this one first) if he then plays for survival, against the ghosts
+    that are dangerous after the round (`chase_value`); None when a position is not in the
+    tables."""
+    values = []
+    for action in actions:
+        after = state.successor(0, action)
+        if after.is_win():
+            values.append(1.0)
+        elif after.is_lose():
+            values.append(0.0)
+        else:
+            value = _after_round(after, tables, model)
+            if value is None:
+                return None
+            values.append(value)
+    return values
+
+
+def survival_root(state: Any, legal: ActionGenerator | None, tables: Tables, margin: float,
+                  model: str = "directional") -> tuple[ActionGenerator | None, list[float] | None]:
+    """`legal` (None: the state's legal actions) with Pacman's moves at `state`, the root of a
+    search, cut down to those whose survival (`move_survival`) is within `margin` of the best;
+    `legal` itself when the tables do not apply or nothing is dropped. Also returns the
+    survival of each legal move (None when the tables do not apply)."""
+    base = legal if legal is not None else legal_actions
+    actions = base(state, 0)
+    values = move_survival(state, actions, tables, model)
+    if values is None:
+        return legal, None
+    best = max(values)
+    kept = [action for action, value in zip(actions, values, strict=True)
+            if value >= best - margin]
+    if len(kept) == len(actions):
+        return legal, values
+
+    def root_cut(s: Any, agent: int) -> Sequence[Any]:
+        return kept if s is state and agent == 0 else base(s, agent)
+
+    return root_cut, values
+
+
+class SurvivalAware:
+    """An evaluation that takes `weight x (1 - V_H)` points off a leaf, `V_H` being the leaf's
+    survival chance by its dangerous ghosts (`chase_value`) in the tables `tables()` returns
+    (the agent's, built at the game's start). A won leaf, a leaf the tables do not hold and a
+    search without tables yet lose nothing. Its bounds, for exact pruning, are the
+    evaluation's own, widened downwards by `weight`."""
+
+    def __init__(self, evaluation: Any, weight: float, tables: Callable[[], Tables | None]
+                 ) -> None:
+        self.evaluation, self.weight, self.tables = evaluation, weight, tables
+        if getattr(evaluation, "bounds", None) is not None:
+            self.bounds = self._bounds
+        self.__name__ = getattr(evaluation, "__name__", type(evaluation).__name__)
+
+    def __call__(self, state: Any) -> float:
+        value: float = self.evaluation(state)
+        tables = self.tables()
+        if not tables or state.is_win():
+            return value
+        survival = chase_value(state, tables)
+        return value if survival is None else value - self.weight * (1.0 - survival)
+
+    def _bounds(self, state: Any, plies: int) -> tuple[float, float]:
+        low, high = self.evaluation.bounds(state, plies)
+        return low - self.weight, high
