@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -23,8 +24,10 @@ from pacman.agents.search_core import (
     ActionGenerator,
     ChanceModel,
     Decision,
+    RootChoice,
     SearchState,
     actions_without_stop,
+    legal_actions,
 )
 from pacman.agents.settings import (
     AgentSettings,
@@ -99,8 +102,14 @@ class SearchSettings(AgentSettings):
 
 @dataclass(frozen=True)
 class TracedSearchSettings(SearchSettings):
-    """A plain search's settings, and whether to record the tree it explored."""
+    """A plain search's settings: the cycle breaker, and whether to record the tree it
+    explored."""
 
+    cycles: float = setting(
+        0.0, "points a root move loses for every earlier time Pacman played it from the same "
+        "position (Pacman, the ghosts, the food and the capsules where they are now): a Pacman "
+        "that comes round a loop longer than its horizon to where it was takes another way; "
+        "0, the default, is the classic search", check=non_negative, late=True)
     trace: bool = setting(
         False, "record each move's search tree in last_decision.trace; it changes no decision "
         "and batches leave it out", check=switch, observing=True)
@@ -206,31 +215,100 @@ TS = TypeVar("TS", bound=TracedSearchSettings)
 
 
 class _TracingSearchAgent(SearchAgent[TS], Generic[TS]):
-    """A search agent whose searches can be traced (`trace=true`: each move's decision then
-    carries the explored tree, and a recorded game keeps its summary, see
-    `pacman.agents.trace`)."""
+    """A plain search agent: its searches can be traced (`trace=true`: each move's decision
+    then carries the explored tree, and a recorded game keeps its summary, see
+    `pacman.agents.trace`), and it can break cycles longer than its horizon (`cycles`).
+
+    **The cycle breaker.** Against a ghost that hunts, a search Pacman can find nothing within
+    its horizon better than keeping its distance, and go round a loop of the maze with the
+    ghost behind it until the move cap: when the loop is longer than the horizon, no leaf of
+    the tree shows that the way round comes back, so the search takes the same way every lap.
+    With `cycles=P` the agent remembers, for every position of this game where it moved
+    (`GameState.position`: Pacman's and the ghosts' cells, the food and the capsules; not the
+    score, the directions or the timers), the moves it played there and how often. At a
+    position it has not been in, it searches as the classic search does, node for node. At one
+    it has been in, the game has come round to it again: it searches each root move on its own
+    (the same search with the root's actions restricted to that move, so each value is exact,
+    alpha-beta's too), and a move already played here `k` times loses `k * P` points. The best
+    move after the penalty is played (ties as `tie_break` says). Against a deterministic hunter,
+    the same position and the same move give the same lap again, so the penalty grows each lap
+    until another way is worth more. The decision's value is the chosen move's value less its
+    penalty, its `nodes_generated` the root once plus every sub-search's successors, and its
+    trace (with `trace=true`) the chosen move's sub-search.
+
+    Unlike `repetition`, which lowers the leaves whose position is on the game's path, the
+    breaker acts at the root, on the game's real path: an expectimax search averages a
+    leaf's penalty over every move its ghost model gives the ghost, of which the hunter plays
+    one, so `repetition` barely moves its root values (docs/results.md, 2026-12-06).
+    """
 
     Settings = TracedSearchSettings
 
     def __init__(self, index: int = 0, settings: TS | None = None, **values: Any) -> None:
         super().__init__(index, settings, **values)
         self.trace = self.settings.trace
+        self.cycles = float(self.settings.cycles)
+        self._played: dict[Any, Counter[Any]] = {}  # position -> moves played there, how often
+
+    def register_initial_state(self, state: SearchState) -> None:
+        """A new game: no position has been seen, no move played."""
+        super().register_initial_state(state)
+        self._played.clear()
+
+    def _extra_settings(self) -> list[str]:
+        return [f"cycles={self.cycles:g}"] if self.cycles else []
+
+    def _plain_search(self, state: SearchState, actions: ActionGenerator | None) -> Decision:
+        raise NotImplementedError
+
+    def _search(self, state: SearchState) -> Decision:
+        if self.cycles:
+            played = self._played.get(_position(state))
+            if played:
+                return self._break_cycle(state, played)
+        return self._plain_search(state, self._actions)
+
+    def get_action(self, state: SearchState) -> Any:
+        """Search from `state` and return the chosen action; with `cycles`, remember it as
+        played from this position."""
+        action = super().get_action(state)
+        if self.cycles:
+            self._played.setdefault(_position(state), Counter())[action] += 1
+        return action
+
+    def _break_cycle(self, state: SearchState, played: Counter[Any]) -> Decision:
+        """The decision at a position the game has been in: every root move searched on its
+        own, less `cycles` points per earlier time it was played here."""
+        legal = self._actions or legal_actions
+        choice, generated, searched = RootChoice(), 1, {}
+        for move in legal(state, 0):
+            decision = self._plain_search(state, _only_at(state, move, legal))
+            generated += decision.nodes_generated - 1
+            searched[move] = decision
+            choice.offer(move, decision.value - self.cycles * played[move])
+        chosen = choice.decision(generated)
+        return replace(chosen, trace=searched[chosen.action].trace)
+
+
+def _only_at(root: SearchState, move: Any, legal: ActionGenerator) -> ActionGenerator:
+    """`legal`, but only `move` for Pacman at `root` itself."""
+    def actions(state: SearchState, agent: int) -> Sequence[Any]:
+        return (move,) if state is root and agent == 0 else legal(state, agent)
+    return actions
 
 
 class MinimaxAgent(_TracingSearchAgent[TracedSearchSettings]):
     """Plays the minimax action: every ghost is assumed to play its worst move for Pacman."""
 
-    def _search(self, state: SearchState) -> Decision:
-        return minimax(state, self.depth, self.evaluation, actions=self._actions,
-                       trace=self.trace)
+    def _plain_search(self, state: SearchState, actions: ActionGenerator | None) -> Decision:
+        return minimax(state, self.depth, self.evaluation, actions=actions, trace=self.trace)
 
 
 class AlphaBetaAgent(_TracingSearchAgent[TracedSearchSettings]):
     """Plays the minimax action, found with alpha-beta pruning."""
 
-    def _search(self, state: SearchState) -> Decision:
-        return alphabeta(state, self.depth, self.evaluation, actions=self._actions,
-                         trace=self.trace)
+    def _plain_search(self, state: SearchState, actions: ActionGenerator | None) -> Decision:
+        return alphabeta(state, self.depth, self.evaluation, actions=actions, trace=self.trace)
 
 
 def chance_model(ghost_model: str) -> ChanceModel | None:
@@ -255,10 +333,11 @@ class ExpectimaxAgent(_TracingSearchAgent[ExpectimaxSettings]):
         self._chance = chance_model(self.ghost_model)
 
     def _extra_settings(self) -> list[str]:
-        return [] if self.ghost_model == "uniform" else [f"ghost_model={self.ghost_model}"]
+        model = [] if self.ghost_model == "uniform" else [f"ghost_model={self.ghost_model}"]
+        return super()._extra_settings() + model
 
-    def _search(self, state: SearchState) -> Decision:
-        return expectimax(state, self.depth, self.evaluation, actions=self._actions,
+    def _plain_search(self, state: SearchState, actions: ActionGenerator | None) -> Decision:
+        return expectimax(state, self.depth, self.evaluation, actions=actions,
                           chance=self._chance, trace=self.trace)
 
 

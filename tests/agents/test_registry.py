@@ -152,7 +152,7 @@ def test_an_unknown_setting_is_named_without_python_internals() -> None:
         make_agent("alphabeta", "pacman", {"quiescence": 1}, index=0)
     assert str(caught.value) == ("bad settings for AlphaBetaAgent: unknown setting 'quiescence' "
                                  "(it accepts: depth, evaluation, allow_stop, tie_break, "
-                                 "repetition, trace)")
+                                 "repetition, cycles, trace)")
     with pytest.raises(RegistryError) as caught:
         make_agent("DirectionalGhost", "ghost", {"depth": 2}, index=1)
     assert "unknown setting 'depth'" in str(caught.value) and "__init__" not in str(caught.value)

@@ -65,7 +65,8 @@ def test_settings_errors_name_the_agent_and_what_it_accepts() -> None:
     with pytest.raises(SettingsError) as caught:
         AlphaBetaAgent(depht=3)
     assert str(caught.value) == ("AlphaBetaAgent: unknown setting 'depht' (it accepts: depth, "
-                                 "evaluation, allow_stop, tie_break, repetition, trace)")
+                                 "evaluation, allow_stop, tie_break, repetition, cycles, "
+                                 "trace)")
     with pytest.raises(SettingsError, match="give a settings object or keyword settings"):
         AlphaBetaAgent(settings=TracedSearchSettings(), depth=2)
     with pytest.raises(SettingsError, match="its settings are a TracedSearchSettings"):
