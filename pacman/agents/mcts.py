@@ -719,11 +719,47 @@ def _leaf_depth(name: str, value: Any) -> str | None:
     return None if value == 0 else positive_int(name, value)
 
 
+#: the names of the `tree` setting: corridors between junctions (`pacman.agents.mcts_junction`)
+#: or single moves (this module's search)
+TREES = ("junction", "move")
+
+#: each tree's horizon and ghost model when the settings give none
+TREE_DEFAULTS: dict[str, tuple[int, str]] = {"junction": (30, "directional"),
+                                             "move": (10, "uniform")}
+
+#: the settings only the move-level tree reads, with their defaults
+MOVE_ONLY: dict[str, Any] = {"evaluation": "score", "allow_stop": True, "playout": "random",
+                             "epsilon": DEFAULT_EPSILON, "reuse": False, "decay": 1.0,
+                             "leaf_depth": 0}
+
+
+def _optional_depth(name: str, value: Any) -> str | None:
+    return None if value is None else positive_int(name, value)
+
+
+def _escape_moves(name: str, value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"{name} must be a whole number >= 0, got {value!r}"
+    return None
+
+
+def _optional_model(name: str, value: Any) -> str | None:
+    return None if value is None else one_of(*GHOST_MODELS, "pincer")(name, value)
+
+
 @dataclass(frozen=True)
 class MCTSSettings(AgentSettings):
-    """MCTS's settings: one budget (playouts, nodes or time), the playouts' horizon, policy and
-    evaluation, UCB's constant, the ghosts' model, tree reuse, the hybrid's leaf search and the
-    trace."""
+    """MCTS's settings: the tree (junction or move), one budget (playouts, nodes or time), the
+    playouts' horizon, UCB's constant and the ghosts' model; the junction tree's survival
+    threshold; the move tree's playout policy, evaluation, tree reuse and hybrid leaf search;
+    the trace."""
+
+    tree: str = setting(
+        "junction", "junction: the tree's edges are corridors from junction to junction, "
+        "walked move by move, playouts valued by survival and food with a survival "
+        "threshold (Pepels et al.; a Pacman GameState only, other states search by move); "
+        "move: the classic tree, one edge per Pacman move, playouts valued by the evaluation",
+        check=one_of(*TREES))
 
     playouts: int | None = setting(
         None, f"playouts per move (deterministic); with no budget given, {DEFAULT_PLAYOUTS}",
@@ -734,19 +770,31 @@ class MCTSSettings(AgentSettings):
     time: float | None = setting(
         None, "seconds per move (looked at between playouts); give only one of playouts, "
         "nodes, time", check=optional_seconds)
-    horizon: int = setting(
-        10, "Pacman moves from the root after which a playout stops and is evaluated",
-        check=positive_int)
+    horizon: int | None = setting(
+        None, "Pacman moves from the root after which a playout stops and is valued; none: 30 "
+        "with tree=junction (some 6 corridors on mediumClassic), 10 with tree=move",
+        check=_optional_depth)
     evaluation: str | Evaluation = setting(
         "score", "how a playout's last position is valued (as for the plain searches); values "
         "are min-max normalised for UCB", check=evaluation_spec)
     c: float = setting(1.0, "UCB1's exploration constant (values in [0, 1]); 0: greedy",
                        check=finite_non_negative)
-    ghost_model: str = setting(
-        "uniform", "how the ghosts' replies are sampled: uniform, directional (the directional "
-        "ghost's own distribution), or adversarial (a move that brings the ghost nearest "
-        "Pacman in maze distance, farthest while scared; ties uniformly)",
-        check=one_of(*GHOST_MODELS))
+    ghost_model: str | None = setting(
+        None, "how the ghosts' replies are sampled: uniform, directional (the directional "
+        "ghost's own distribution), adversarial (a move that brings the ghost nearest Pacman "
+        "in maze distance, farthest while scared; ties uniformly) or, tree=junction only, "
+        "pincer (ghosts head for the junctions in front of and behind Pacman); none: "
+        "directional with tree=junction, uniform with tree=move",
+        check=_optional_model)
+    survival: float = setting(
+        0.7, "tree=junction only: the simulated survival rate a move needs to be taken for its "
+        "food; when no root move reaches it the search plays for survival alone",
+        check=probability)
+    escape: int = setting(
+        12, "tree=junction only: search only the root moves after which Pacman survives this "
+        "many of his moves against ghosts that all chase him (the anytime agents' escape "
+        "check, its time inside a time budget, its positions in no node count), unless none "
+        "does; 0: off", check=_escape_moves)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -781,6 +829,16 @@ class MCTSSettings(AgentSettings):
     def __post_init__(self) -> None:
         super().__post_init__()
         one_budget(self)
+        if self.tree == "junction":
+            for name, default in MOVE_ONLY.items():
+                if getattr(self, name) != default:
+                    raise SettingsError(f"{name} applies only to tree=move, not to "
+                                        "tree=junction")
+        elif self.survival != 0.7 or self.escape != 12:
+            name = "survival" if self.survival != 0.7 else "escape"
+            raise SettingsError(f"{name} applies only to tree=junction, not to tree=move")
+        elif self.ghost_model == "pincer":
+            raise SettingsError("ghost_model=pincer applies only to tree=junction")
         if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
                                 f"{self.playout}")
@@ -801,10 +859,16 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         chosen = self.settings
         self.playouts = default_playouts(chosen.playouts, chosen.nodes, chosen.time)
         self.nodes, self.time = chosen.nodes, chosen.time
-        self.horizon, self.c = chosen.horizon, float(chosen.c)
+        self.tree = chosen.tree
+        horizon, model = TREE_DEFAULTS[self.tree]
+        self.horizon = horizon if chosen.horizon is None else chosen.horizon
+        self.c = float(chosen.c)
         self.evaluation, self._evaluation_name = named_evaluation(chosen.evaluation)
-        self.ghost_model = chosen.ghost_model
-        self._chance = ghost_chance(self.ghost_model)
+        self.ghost_model = model if chosen.ghost_model is None else chosen.ghost_model
+        self.survival = float(chosen.survival)
+        self.escape = chosen.escape
+        self._chance = (_pincer() if self.ghost_model == "pincer"
+                        else ghost_chance(self.ghost_model))
         self._actions: ActionGenerator | None = None if chosen.allow_stop else (
             actions_without_stop)
         self.playout, self.epsilon = chosen.playout, float(chosen.epsilon)
@@ -816,7 +880,13 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         self.last_decision: MCTSDecision | None = None
 
     def settings_text(self) -> str:
-        """E.g. `playouts=200 score horizon=10 c=1`."""
+        """E.g. `playouts=200 tree=junction horizon=30 c=1 ghost_model=directional
+        survival=0.7`, or with tree=move (which it does not name: every description before
+        the setting existed is of that tree) `playouts=200 score horizon=10 c=1`."""
+        if self.tree == "junction":
+            return (f"{budget_text(self.playouts, self.nodes, self.time)} tree=junction "
+                    f"horizon={self.horizon} c={self.c:g} ghost_model={self.ghost_model} "
+                    f"survival={self.survival:g} escape={self.escape}")
         parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
                  f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":
@@ -845,6 +915,16 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         tree is grown (a new game, a replayed or explained position).
         """
         search_rng = random.Random(self.rng.getrandbits(64))
+        if self.tree == "junction" and hasattr(state, "layout"):
+            from pacman.agents.mcts_junction import junction_search  # it imports this module
+
+            decision = junction_search(
+                state, search_rng, playouts=self.playouts, node_limit=self.nodes,
+                time_limit=None if self.time is None else float(self.time),
+                horizon=self.horizon, c=self.c, chance=self._chance, survival=self.survival,
+                escape=self.escape, trace=self.trace)
+            self.last_decision = decision
+            return decision.action
         tree = None
         if self.reuse:
             tree = MCTSTree()
@@ -863,6 +943,12 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
             self._kept = (state, decision.action, tree)
         self.last_decision = decision
         return decision.action
+
+
+def _pincer() -> ChanceModel:
+    from pacman.agents.mcts_junction import pincer_distribution  # it imports this module
+
+    return pincer_distribution
 
 
 def follows(before: SearchState, action: Any, after: SearchState) -> bool:

@@ -61,7 +61,8 @@ MCTS_NODES = 13_000
 
 EXPECTIMAX: dict[str, Setting] = {"time": 0, "nodes": EXPECTIMAX_NODES, "evaluation": "score",
                                   "ghost_model": "directional"}
-MCTS: dict[str, Setting] = {"nodes": MCTS_NODES, "evaluation": "score", "playout": "greedy",
+MCTS: dict[str, Setting] = {"tree": "move", "nodes": MCTS_NODES, "evaluation": "score",
+                            "playout": "greedy",
                             "ghost_model": "directional", "horizon": 10}
 #: The move cap of every game: a Pacman that wanders ends there (`capped`).
 MAX_MOVES = 300
