@@ -94,6 +94,8 @@ PROGRESS = 0.2
 PROGRESS_RANGE = 30.0
 #: the chance that a playout corridor is drawn among all the clear ones, not the food's
 PLAYOUT_EPSILON = 0.2
+#: the visits a move needs before its survival rate can rule it out
+SAFETY_VISITS = 10
 #: the survival rate below which a move is not taken for its food (the threshold)
 DEFAULT_SURVIVAL = 0.7
 #: Pacman moves from the root after which a junction playout stops
@@ -240,8 +242,10 @@ class _JunctionSearch:
                 return stopped
 
     def safe(self, node: _JNode, move: Any) -> bool:
-        """A tried move's mean survival reaches the threshold."""
-        return node.alive[move] >= self.survival * node.counts[move]
+        """A tried move is safe while it has fewer than `SAFETY_VISITS` visits (a few unlucky
+        playouts do not rule it out), then while its mean survival reaches the threshold."""
+        count = node.counts[move]
+        return count < SAFETY_VISITS or node.alive[move] >= self.survival * count
 
     def surviving(self) -> bool:
         """The survival tactic: no tried root move is safe."""
@@ -394,14 +398,15 @@ class _JunctionSearch:
             node.totals[move] = node.totals.get(move, 0.0) + value
 
     def onward(self, pool: Sequence[RootMove]) -> RootMove | None:
-        """The commitment: inside a corridor (Pacman's cell neither a junction nor a dead
-        end), his move on the way he faces when it is among `pool` (the safe moves), else
-        None."""
+        """The commitment, under the pill tactic: inside a corridor (Pacman's cell neither a
+        junction nor a dead end), his move on the way he faces when it is among `pool` (the
+        safe moves) with at least `SAFETY_VISITS` visits, else None."""
         state = self.state
         if self.graph.is_stop(state.pacman_position):
             return None
         facing = state.pacman_direction
-        return next((move for move in pool if move.action == facing), None)
+        return next((move for move in pool
+                     if move.action == facing and move.visits >= SAFETY_VISITS), None)
 
     def decision(self, stopped: str, trace: bool, budget: str) -> MCTSDecision:
         """The most visited root move among the safe ones (all, when none is safe), with the
@@ -414,7 +419,7 @@ class _JunctionSearch:
                                else math.nan) for move in self.root_actions)
         pool = stats if survive else tuple(
             move for move in stats if move.visits and self.safe(root, move.action))
-        onward = self.onward(pool)
+        onward = None if survive else self.onward(pool)
         best: tuple[RootMove, ...]
         if onward is not None:
             chosen, best = onward, (onward,)
