@@ -1,5 +1,10 @@
 """Monte Carlo tree search for Pacman: UCT over Pacman's moves, the ghosts' replies sampled.
 
+This module's search is the move-level tree, `MCTSAgent`'s `tree=move`. The agent's default,
+`tree=junction`, is `pacman.agents.mcts_junction`'s search (edges are corridors between
+junctions); on a state without a layout (a generic `SearchState`) the agent searches by move
+whatever its `tree`, with the junction tree's horizon and ghost model defaults.
+
 `mcts_search` runs playouts from a state until its budget is spent and returns an
 `MCTSDecision`. One playout (one iteration) is:
 
@@ -121,9 +126,12 @@ from typing import Any
 from pacman.agents.base import BaseAgent
 from pacman.agents.mcts_core import (
     DEFAULT_PLAYOUTS,
+    MCTSDecision,
+    MCTSTrace,
     PlayoutBudget,
     PlayoutPolicy,
     RootMove,
+    _single_move,
     budget_text,
     check_budget,
     default_playouts,
@@ -145,7 +153,6 @@ from pacman.agents.search_core import (
     action_name,
     actions_without_stop,
     check_root,
-    json_number,
     legal_actions,
 )
 from pacman.agents.settings import (
@@ -184,87 +191,6 @@ Evaluation = Callable[[Any], float]
 #: the hybrid's leaf search: expectimax without `with_room` (a fresh stack chunk costs some
 #: 12 microseconds a call, and a leaf search is shallow and runs once a playout)
 _expectimax: Callable[..., Decision] = getattr(expectimax, "__wrapped__", expectimax)
-
-
-@dataclass(frozen=True)
-class MCTSDecision:
-    """What one MCTS search chose and how it went.
-
-    `action` is the most visited root move (ties: one draw, uniformly), `value` its mean leaf
-    value, `best_actions` every root move with that many visits (legal order). `root` has each
-    root move's visits and mean (visits sum to `playouts`, plus `carried`). `stopped` says why
-    the search ended:
-    "playouts", "nodes", "time", or "single" (one legal move: no search). `trace` is the
-    search's `MCTSTrace` when it was asked for, else None. `carried` counts the root's visits
-    that a reused tree brought in from earlier moves (0 without reuse): the root's visits sum
-    to `playouts + carried`.
-    """
-
-    action: Any
-    value: float
-    nodes_generated: int
-    best_actions: tuple[Any, ...]
-    playouts: int
-    tree_size: int
-    root: tuple[RootMove, ...]
-    stopped: str
-    trace: MCTSTrace | None = None
-    carried: int = 0
-
-
-@dataclass(frozen=True)
-class MCTSTrace:
-    """One MCTS search as a game record keeps it (`trace=True`): the root's statistics.
-
-    `action` is the chosen root move's name, `value` its mean leaf value (NaN when there was no
-    search), `depth` the horizon, `nodes_generated` the search's own count, `evaluations` the
-    evaluation's calls in this search (one per playout; more with `leaf_depth`, one per leaf
-    of each leaf search), `root_values` and `root_visits` every root move's mean and visits in
-    legal order (an unvisited move's mean is NaN), `playouts` the playouts behind them (their
-    sum: this search's, plus the visits a reused tree carried in), `principal_variation` the
-    most visited line of Pacman's moves down the tree (from the root, at each node the move
-    with the most visits, ties to the first tried (a display, no decision); as deep as
-    the tree has a visited move), `stopped` why the search ended, `budget` the budget it was
-    given (`playouts=200`, `nodes=5000`, `time=0.1`) and `c` UCB1's constant.
-    """
-
-    action: str
-    value: float
-    depth: int
-    nodes_generated: int
-    evaluations: int
-    root_values: tuple[tuple[str, float], ...]
-    root_visits: tuple[tuple[str, int], ...]
-    principal_variation: tuple[str, ...]
-    playouts: int
-    tree_size: int
-    stopped: str
-    budget: str
-    c: float
-
-    @property
-    def method(self) -> str:
-        """Always "mcts"."""
-        return "mcts"
-
-    def summary(self) -> dict[str, Any]:
-        """What a game record keeps for the move (JSON-ready; NaN as the string "nan"). MCTS
-        prunes nothing: `cuts` and `pruned` are 0; the principal variation is Pacman's
-        moves only, as `[0, move]` pairs."""
-        return {
-            "method": "mcts", "action": self.action, "value": json_number(self.value),
-            "depth": self.depth, "nodes_generated": self.nodes_generated,
-            "evaluations": self.evaluations, "cuts": 0, "pruned": 0,
-            "root_values": [[action, json_number(mean)] for action, mean in self.root_values],
-            "root_visits": [[action, visits] for action, visits in self.root_visits],
-            "principal_variation": [[0, action] for action in self.principal_variation],
-            "playouts": self.playouts, "tree_size": self.tree_size, "stopped": self.stopped,
-            "budget": self.budget, "c": self.c,
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """The same as `summary()`: an MCTS trace keeps no node list."""
-        return self.summary()
 
 
 class _Node:
@@ -415,16 +341,6 @@ def _root_actions(state: SearchState, legal: ActionGenerator,
     if leaf_depth:
         check_root(state, leaf_depth, legal)  # the leaf searches' depth x agents limit
     return root_actions
-
-
-def _single_move(only: Any, horizon: int, budget: str, c: float, trace: bool) -> MCTSDecision:
-    """The decision for a root with one move: played without a search (one node, no
-    playout, no draw), its value NaN; with `trace`, a trace that says so."""
-    name = action_name(only)
-    single = MCTSTrace(name, math.nan, horizon, 1, 0, ((name, math.nan),), ((name, 0),),
-                       (name,), 0, 1, "single", budget, c) if trace else None
-    return MCTSDecision(only, float("nan"), 1, (only,), 0, 1,
-                        (RootMove(only, 0, float("nan")),), "single", single)
 
 
 class _Search:
@@ -848,8 +764,9 @@ class MCTSSettings(AgentSettings):
 
 class MCTSAgent(BaseAgent[MCTSSettings]):
     """Monte Carlo tree search (UCT, open-loop, ghosts sampled from a model) under a playout,
-    node or time budget, its tree kept from move to move with `reuse`; see
-    `pacman.agents.mcts`."""
+    node or time budget: by default over corridors between junctions
+    (`pacman.agents.mcts_junction`), with `tree=move` over single moves, its tree kept from
+    move to move with `reuse`; see `pacman.agents.mcts`."""
 
     Settings = MCTSSettings
 

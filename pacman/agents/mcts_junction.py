@@ -16,8 +16,13 @@ sampled replies.
 
 1. **selection** down the tree (below), walking each chosen corridor;
 2. **expansion**: the first edge that leaves the tree adds one node (where it ends);
-3. **playout**: from the junction reached, Pacman takes corridors drawn uniformly among its
-   exits except the way back (the way back only at a dead end);
+3. **playout**: from the junction reached, Pacman takes corridors among its exits except the
+   way back (the way back only at a dead end): of those, the *clear* ones (he reaches the
+   corridor's end before every ghost that is not scared, by maze distance from where each
+   stands now), or all when none is; then, unless one draw falls below `PLAYOUT_EPSILON`,
+   those whose corridor holds a dot, else those whose end is nearest the search's *target*
+   (the dot nearest Pacman at the root); one more draw picks uniformly among what is left
+   (no draw for one corridor);
 4. it stops when the game is won or lost or `horizon` Pacman moves have been played from the
    root (inside a corridor too); the result is backed up along the tree's path.
 
@@ -38,7 +43,8 @@ what `DirectionalGhost.distribution` gives), or `pincer_distribution` (module fu
   Dying costs at least `ALIVE` against any line that survives.
 
 **Tactics** (Pepels et al.'s survival and pill tactics). At a node, a tried move is *safe*
-when its mean survival is at least `survival` (the threshold). Each playout first decides the
+while it has fewer than `SAFETY_VISITS` visits, then when its mean survival is at least
+`survival` (the threshold). Each playout first decides the
 tactic from the root: *survival* when no tried root move is safe, else *pill*. Selection at a
 node is UCB1 (`mcts_core.select_ucb`: an untried move first, ties by one draw):
 
@@ -47,15 +53,25 @@ node is UCB1 (`mcts_core.select_ucb`: an untried move first, ties by one draw):
   node where every tried move is unsafe and none is untried, as survival;
 - survival: among all moves, on the mean survival (values 0 to 1, not normalised).
 
-**The decision** is the most visited root move (ties: one more draw) among the safe ones, or
-among all when none is safe; its `value` is its mean reward (pill) or mean survival (survival).
-A root with one move is played without a search, as the move-level search does.
+**The decision** is the most visited root move (ties: one more draw) among the visited safe
+ones, or among all when none is safe (the survival tactic); its `value` is its mean reward
+(pill) or mean survival (survival). Under the pill tactic Pacman *commits* to his corridor:
+on a cell that is neither a junction nor a dead end, the move the way he faces is played,
+without a draw, when it is among those safe moves with at least `SAFETY_VISITS` visits (he
+turns back in a corridor only when going on is unsafe, so he does not dither).
+
+**The escape check** (`escape`, > 0): before the playouts the root moves are cut down to
+those after which Pacman survives `escape` of his moves against ghosts that all chase him
+(`pacman.agents.escape.escaping_moves`), unless none does; its `successor()` calls count in no
+node total, but its time is inside a time budget (the clock is read before it). A root with
+one move (after the check, too) is played without a search, as the move-level search does.
 
 **Budgets** are the move-level search's (`mcts_core.PlayoutBudget`): `playouts`, `nodes`
 (every `successor()` call, Pacman's and the ghosts', plus 1 for the root) or `time`, looked at
 after each playout. With `playouts` or `nodes` the search is deterministic for a given
 generator. Draws, in order: per playout, a selection tie's draw where there is one, each
-ghost's reply, each playout corridor's draw (none for one exit); one more for the decision's tie.
+ghost's reply, each playout junction's draws (none for one exit); one more for the
+decision's tie (none when Pacman commits).
 """
 
 from __future__ import annotations
@@ -66,12 +82,14 @@ import time as _time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pacman.agents.escape import escaping_moves
+from pacman.agents.escape import chasing_moves, escaping_moves
 from pacman.agents.junctions import JunctionGraph, junction_graph
-from pacman.agents.mcts import MCTSDecision, MCTSTrace, _single_move, adversarial_distribution
 from pacman.agents.mcts_core import (
+    MCTSDecision,
+    MCTSTrace,
     PlayoutBudget,
     RootMove,
+    _single_move,
     budget_text,
     check_budget,
     most_visited,
@@ -125,12 +143,17 @@ def pincer_distribution(state: Any, agent: int, actions: Sequence[Any]) -> list[
     ones for the back: each plays, uniformly, one of the legal moves after which its maze
     distance to its target is least, measured from the cell the move reaches; a ghost
     within 3 steps of its target, or of Pacman, heads for Pacman instead. A scared ghost flees
-    as in `adversarial_distribution` (as a hand-built state without a maze does).
+    as `adversarial_distribution` (`pacman.agents.mcts`) has it: uniformly among the moves that
+    take it farthest from him in maze distance (the escape check's `chasing_moves`). A state
+    without a layout (a hand-built `SearchState`) gets uniform probabilities.
     """
     if len(actions) == 1:
         return [1.0]
-    if state.scared_timers[agent - 1] or not hasattr(state, "layout"):
-        return adversarial_distribution(state, agent, actions)
+    if not hasattr(state, "layout"):
+        return [1.0 / len(actions)] * len(actions)
+    if state.scared_timers[agent - 1]:
+        fleeing = chasing_moves(state, agent)
+        return [1.0 / len(fleeing) if move in fleeing else 0.0 for move in actions]
     layout = state.layout
     graph = junction_graph(layout.walls, layout.width, layout.height)
     pacman = state.pacman_position

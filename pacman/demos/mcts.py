@@ -6,7 +6,8 @@ layouts, against `DirectionalGhost`s:
 - **expectimax**: the anytime expectimax (`IterativeExpectimaxAgent`), deepening one ply at
   a time, every ghost reply weighed by the directional ghost's own probabilities
   (`ghost_model=directional`);
-- **MCTS** (`MCTSAgent`): UCT over Pacman's moves, the ghosts' replies sampled from the same
+- **MCTS** (`MCTSAgent`, `tree=move`: the move-level search, not the junction tree `-p mcts`
+  plays by default): UCT over Pacman's moves, the ghosts' replies sampled from the same
   model, greedy playouts (towards the nearest dot, off cells next to a ghost) to 10 Pacman
   moves from the root.
 
