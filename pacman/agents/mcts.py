@@ -1,5 +1,10 @@
 """Monte Carlo tree search for Pacman: UCT over Pacman's moves, the ghosts' replies sampled.
 
+This module's search is the move-level tree, `MCTSAgent`'s `tree=move`. The agent's default,
+`tree=junction`, is `pacman.agents.mcts_junction`'s search (edges are corridors between
+junctions); on a state without a layout (a generic `SearchState`) the agent searches by move
+whatever its `tree`, with the junction tree's horizon and ghost model defaults.
+
 `mcts_search` runs playouts from a state until its budget is spent and returns an
 `MCTSDecision`. One playout (one iteration) is:
 
@@ -121,9 +126,12 @@ from typing import Any
 from pacman.agents.base import BaseAgent
 from pacman.agents.mcts_core import (
     DEFAULT_PLAYOUTS,
+    MCTSDecision,
+    MCTSTrace,
     PlayoutBudget,
     PlayoutPolicy,
     RootMove,
+    _single_move,
     budget_text,
     check_budget,
     default_playouts,
@@ -145,7 +153,6 @@ from pacman.agents.search_core import (
     action_name,
     actions_without_stop,
     check_root,
-    json_number,
     legal_actions,
 )
 from pacman.agents.settings import (
@@ -184,87 +191,6 @@ Evaluation = Callable[[Any], float]
 #: the hybrid's leaf search: expectimax without `with_room` (a fresh stack chunk costs some
 #: 12 microseconds a call, and a leaf search is shallow and runs once a playout)
 _expectimax: Callable[..., Decision] = getattr(expectimax, "__wrapped__", expectimax)
-
-
-@dataclass(frozen=True)
-class MCTSDecision:
-    """What one MCTS search chose and how it went.
-
-    `action` is the most visited root move (ties: one draw, uniformly), `value` its mean leaf
-    value, `best_actions` every root move with that many visits (legal order). `root` has each
-    root move's visits and mean (visits sum to `playouts`, plus `carried`). `stopped` says why
-    the search ended:
-    "playouts", "nodes", "time", or "single" (one legal move: no search). `trace` is the
-    search's `MCTSTrace` when it was asked for, else None. `carried` counts the root's visits
-    that a reused tree brought in from earlier moves (0 without reuse): the root's visits sum
-    to `playouts + carried`.
-    """
-
-    action: Any
-    value: float
-    nodes_generated: int
-    best_actions: tuple[Any, ...]
-    playouts: int
-    tree_size: int
-    root: tuple[RootMove, ...]
-    stopped: str
-    trace: MCTSTrace | None = None
-    carried: int = 0
-
-
-@dataclass(frozen=True)
-class MCTSTrace:
-    """One MCTS search as a game record keeps it (`trace=True`): the root's statistics.
-
-    `action` is the chosen root move's name, `value` its mean leaf value (NaN when there was no
-    search), `depth` the horizon, `nodes_generated` the search's own count, `evaluations` the
-    evaluation's calls in this search (one per playout; more with `leaf_depth`, one per leaf
-    of each leaf search), `root_values` and `root_visits` every root move's mean and visits in
-    legal order (an unvisited move's mean is NaN), `playouts` the playouts behind them (their
-    sum: this search's, plus the visits a reused tree carried in), `principal_variation` the
-    most visited line of Pacman's moves down the tree (from the root, at each node the move
-    with the most visits, ties to the first tried (a display, no decision); as deep as
-    the tree has a visited move), `stopped` why the search ended, `budget` the budget it was
-    given (`playouts=200`, `nodes=5000`, `time=0.1`) and `c` UCB1's constant.
-    """
-
-    action: str
-    value: float
-    depth: int
-    nodes_generated: int
-    evaluations: int
-    root_values: tuple[tuple[str, float], ...]
-    root_visits: tuple[tuple[str, int], ...]
-    principal_variation: tuple[str, ...]
-    playouts: int
-    tree_size: int
-    stopped: str
-    budget: str
-    c: float
-
-    @property
-    def method(self) -> str:
-        """Always "mcts"."""
-        return "mcts"
-
-    def summary(self) -> dict[str, Any]:
-        """What a game record keeps for the move (JSON-ready; NaN as the string "nan"). MCTS
-        prunes nothing: `cuts` and `pruned` are 0; the principal variation is Pacman's
-        moves only, as `[0, move]` pairs."""
-        return {
-            "method": "mcts", "action": self.action, "value": json_number(self.value),
-            "depth": self.depth, "nodes_generated": self.nodes_generated,
-            "evaluations": self.evaluations, "cuts": 0, "pruned": 0,
-            "root_values": [[action, json_number(mean)] for action, mean in self.root_values],
-            "root_visits": [[action, visits] for action, visits in self.root_visits],
-            "principal_variation": [[0, action] for action in self.principal_variation],
-            "playouts": self.playouts, "tree_size": self.tree_size, "stopped": self.stopped,
-            "budget": self.budget, "c": self.c,
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """The same as `summary()`: an MCTS trace keeps no node list."""
-        return self.summary()
 
 
 class _Node:
@@ -415,16 +341,6 @@ def _root_actions(state: SearchState, legal: ActionGenerator,
     if leaf_depth:
         check_root(state, leaf_depth, legal)  # the leaf searches' depth x agents limit
     return root_actions
-
-
-def _single_move(only: Any, horizon: int, budget: str, c: float, trace: bool) -> MCTSDecision:
-    """The decision for a root with one move: played without a search (one node, no
-    playout, no draw), its value NaN; with `trace`, a trace that says so."""
-    name = action_name(only)
-    single = MCTSTrace(name, math.nan, horizon, 1, 0, ((name, math.nan),), ((name, 0),),
-                       (name,), 0, 1, "single", budget, c) if trace else None
-    return MCTSDecision(only, float("nan"), 1, (only,), 0, 1,
-                        (RootMove(only, 0, float("nan")),), "single", single)
 
 
 class _Search:
@@ -719,11 +635,47 @@ def _leaf_depth(name: str, value: Any) -> str | None:
     return None if value == 0 else positive_int(name, value)
 
 
+#: the names of the `tree` setting: corridors between junctions (`pacman.agents.mcts_junction`)
+#: or single moves (this module's search)
+TREES = ("junction", "move")
+
+#: each tree's horizon and ghost model when the settings give none
+TREE_DEFAULTS: dict[str, tuple[int, str]] = {"junction": (30, "directional"),
+                                             "move": (10, "uniform")}
+
+#: the settings only the move-level tree reads, with their defaults
+MOVE_ONLY: dict[str, Any] = {"evaluation": "score", "allow_stop": True, "playout": "random",
+                             "epsilon": DEFAULT_EPSILON, "reuse": False, "decay": 1.0,
+                             "leaf_depth": 0}
+
+
+def _optional_depth(name: str, value: Any) -> str | None:
+    return None if value is None else positive_int(name, value)
+
+
+def _escape_moves(name: str, value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"{name} must be a whole number >= 0, got {value!r}"
+    return None
+
+
+def _optional_model(name: str, value: Any) -> str | None:
+    return None if value is None else one_of(*GHOST_MODELS, "pincer")(name, value)
+
+
 @dataclass(frozen=True)
 class MCTSSettings(AgentSettings):
-    """MCTS's settings: one budget (playouts, nodes or time), the playouts' horizon, policy and
-    evaluation, UCB's constant, the ghosts' model, tree reuse, the hybrid's leaf search and the
-    trace."""
+    """MCTS's settings: the tree (junction or move), one budget (playouts, nodes or time), the
+    playouts' horizon, UCB's constant and the ghosts' model; the junction tree's survival
+    threshold; the move tree's playout policy, evaluation, tree reuse and hybrid leaf search;
+    the trace."""
+
+    tree: str = setting(
+        "junction", "junction: the tree's edges are corridors from junction to junction, "
+        "walked move by move, playouts valued by survival and food with a survival "
+        "threshold (Pepels et al.; a Pacman GameState only, other states search by move); "
+        "move: the classic tree, one edge per Pacman move, playouts valued by the evaluation",
+        check=one_of(*TREES))
 
     playouts: int | None = setting(
         None, f"playouts per move (deterministic); with no budget given, {DEFAULT_PLAYOUTS}",
@@ -734,19 +686,31 @@ class MCTSSettings(AgentSettings):
     time: float | None = setting(
         None, "seconds per move (looked at between playouts); give only one of playouts, "
         "nodes, time", check=optional_seconds)
-    horizon: int = setting(
-        10, "Pacman moves from the root after which a playout stops and is evaluated",
-        check=positive_int)
+    horizon: int | None = setting(
+        None, "Pacman moves from the root after which a playout stops and is valued; none: 30 "
+        "with tree=junction (some 6 corridors on mediumClassic), 10 with tree=move",
+        check=_optional_depth)
     evaluation: str | Evaluation = setting(
         "score", "how a playout's last position is valued (as for the plain searches); values "
         "are min-max normalised for UCB", check=evaluation_spec)
     c: float = setting(1.0, "UCB1's exploration constant (values in [0, 1]); 0: greedy",
                        check=finite_non_negative)
-    ghost_model: str = setting(
-        "uniform", "how the ghosts' replies are sampled: uniform, directional (the directional "
-        "ghost's own distribution), or adversarial (a move that brings the ghost nearest "
-        "Pacman in maze distance, farthest while scared; ties uniformly)",
-        check=one_of(*GHOST_MODELS))
+    ghost_model: str | None = setting(
+        None, "how the ghosts' replies are sampled: uniform, directional (the directional "
+        "ghost's own distribution), adversarial (a move that brings the ghost nearest Pacman "
+        "in maze distance, farthest while scared; ties uniformly) or, tree=junction only, "
+        "pincer (ghosts head for the junctions in front of and behind Pacman); none: "
+        "directional with tree=junction, uniform with tree=move",
+        check=_optional_model)
+    survival: float = setting(
+        0.7, "tree=junction only: the simulated survival rate a move needs to be taken for its "
+        "food; when no root move reaches it the search plays for survival alone",
+        check=probability)
+    escape: int = setting(
+        12, "tree=junction only: search only the root moves after which Pacman survives this "
+        "many of his moves against ghosts that all chase him (the anytime agents' escape "
+        "check, its time inside a time budget, its positions in no node count), unless none "
+        "does; 0: off", check=_escape_moves)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -781,6 +745,16 @@ class MCTSSettings(AgentSettings):
     def __post_init__(self) -> None:
         super().__post_init__()
         one_budget(self)
+        if self.tree == "junction":
+            for name, default in MOVE_ONLY.items():
+                if getattr(self, name) != default:
+                    raise SettingsError(f"{name} applies only to tree=move, not to "
+                                        "tree=junction")
+        elif self.survival != 0.7 or self.escape != 12:
+            name = "survival" if self.survival != 0.7 else "escape"
+            raise SettingsError(f"{name} applies only to tree=junction, not to tree=move")
+        elif self.ghost_model == "pincer":
+            raise SettingsError("ghost_model=pincer applies only to tree=junction")
         if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
                                 f"{self.playout}")
@@ -790,8 +764,9 @@ class MCTSSettings(AgentSettings):
 
 class MCTSAgent(BaseAgent[MCTSSettings]):
     """Monte Carlo tree search (UCT, open-loop, ghosts sampled from a model) under a playout,
-    node or time budget, its tree kept from move to move with `reuse`; see
-    `pacman.agents.mcts`."""
+    node or time budget: by default over corridors between junctions
+    (`pacman.agents.mcts_junction`), with `tree=move` over single moves, its tree kept from
+    move to move with `reuse`; see `pacman.agents.mcts`."""
 
     Settings = MCTSSettings
 
@@ -801,10 +776,16 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         chosen = self.settings
         self.playouts = default_playouts(chosen.playouts, chosen.nodes, chosen.time)
         self.nodes, self.time = chosen.nodes, chosen.time
-        self.horizon, self.c = chosen.horizon, float(chosen.c)
+        self.tree = chosen.tree
+        horizon, model = TREE_DEFAULTS[self.tree]
+        self.horizon = horizon if chosen.horizon is None else chosen.horizon
+        self.c = float(chosen.c)
         self.evaluation, self._evaluation_name = named_evaluation(chosen.evaluation)
-        self.ghost_model = chosen.ghost_model
-        self._chance = ghost_chance(self.ghost_model)
+        self.ghost_model = model if chosen.ghost_model is None else chosen.ghost_model
+        self.survival = float(chosen.survival)
+        self.escape = chosen.escape
+        self._chance = (_pincer() if self.ghost_model == "pincer"
+                        else ghost_chance(self.ghost_model))
         self._actions: ActionGenerator | None = None if chosen.allow_stop else (
             actions_without_stop)
         self.playout, self.epsilon = chosen.playout, float(chosen.epsilon)
@@ -816,7 +797,13 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         self.last_decision: MCTSDecision | None = None
 
     def settings_text(self) -> str:
-        """E.g. `playouts=200 score horizon=10 c=1`."""
+        """E.g. `playouts=200 tree=junction horizon=30 c=1 ghost_model=directional
+        survival=0.7`, or with tree=move (which it does not name: every description before
+        the setting existed is of that tree) `playouts=200 score horizon=10 c=1`."""
+        if self.tree == "junction":
+            return (f"{budget_text(self.playouts, self.nodes, self.time)} tree=junction "
+                    f"horizon={self.horizon} c={self.c:g} ghost_model={self.ghost_model} "
+                    f"survival={self.survival:g} escape={self.escape}")
         parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
                  f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":
@@ -845,6 +832,16 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         tree is grown (a new game, a replayed or explained position).
         """
         search_rng = random.Random(self.rng.getrandbits(64))
+        if self.tree == "junction" and hasattr(state, "layout"):
+            from pacman.agents.mcts_junction import junction_search  # it imports this module
+
+            decision = junction_search(
+                state, search_rng, playouts=self.playouts, node_limit=self.nodes,
+                time_limit=None if self.time is None else float(self.time),
+                horizon=self.horizon, c=self.c, chance=self._chance, survival=self.survival,
+                escape=self.escape, trace=self.trace)
+            self.last_decision = decision
+            return decision.action
         tree = None
         if self.reuse:
             tree = MCTSTree()
@@ -863,6 +860,12 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
             self._kept = (state, decision.action, tree)
         self.last_decision = decision
         return decision.action
+
+
+def _pincer() -> ChanceModel:
+    from pacman.agents.mcts_junction import pincer_distribution  # it imports this module
+
+    return pincer_distribution
 
 
 def follows(before: SearchState, action: Any, after: SearchState) -> bool:

@@ -17,7 +17,10 @@ the same way, here:
   probabilities. (The playouts' loops stay in each search, inline: a shared call per sampled
   move cost a search 2 to 7% more instructions.)
 - **the decision** (`root_statistics`, `most_visited`): each root move's visits and mean, and
-  the most visited move, ties broken by one more draw.
+  the most visited move, ties broken by one more draw; and what a Pacman search returns,
+  `MCTSDecision` with its `MCTSTrace` (the move-level and the junction-level searches,
+  `pacman.agents.mcts` and `pacman.agents.mcts_junction`, return the same record; `mcts`
+  exports them as before).
 
 Every draw comes from the `draw` callable a search passes (its generator's `random`), in the
 order the searches' docstrings give; nothing here keeps state between searches.
@@ -30,11 +33,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pacman.agents.search_core import action_name, json_number
 from pacman.agents.settings import AgentSettings, optional_count
 from pacman.errors import SettingsError
 
-__all__ = ["DEFAULT_PLAYOUTS", "PlayoutPolicy", "RootMove", "PlayoutBudget", "check_budget",
-           "one_budget", "default_playouts", "budget_text", "select_ucb", "tie_draw",
+__all__ = ["DEFAULT_PLAYOUTS", "MCTSDecision", "MCTSTrace", "PlayoutPolicy", "RootMove",
+           "PlayoutBudget", "check_budget", "one_budget", "default_playouts", "budget_text",
+           "select_ucb", "tie_draw",
            "sample_index", "root_statistics", "most_visited"]
 
 T = TypeVar("T")
@@ -54,6 +59,97 @@ class RootMove:
     action: Any
     visits: int
     mean: float
+
+
+@dataclass(frozen=True)
+class MCTSDecision:
+    """What one MCTS search chose and how it went.
+
+    `action` is the most visited root move (ties: one draw, uniformly), `value` its mean leaf
+    value, `best_actions` every root move with that many visits (legal order). `root` has each
+    root move's visits and mean (visits sum to `playouts`, plus `carried`). `stopped` says why
+    the search ended:
+    "playouts", "nodes", "time", or "single" (one legal move: no search). `trace` is the
+    search's `MCTSTrace` when it was asked for, else None. `carried` counts the root's visits
+    that a reused tree brought in from earlier moves (0 without reuse): the root's visits sum
+    to `playouts + carried`.
+    """
+
+    action: Any
+    value: float
+    nodes_generated: int
+    best_actions: tuple[Any, ...]
+    playouts: int
+    tree_size: int
+    root: tuple[RootMove, ...]
+    stopped: str
+    trace: MCTSTrace | None = None
+    carried: int = 0
+
+
+@dataclass(frozen=True)
+class MCTSTrace:
+    """One MCTS search as a game record keeps it (`trace=True`): the root's statistics.
+
+    `action` is the chosen root move's name, `value` its mean leaf value (NaN when there was no
+    search), `depth` the horizon, `nodes_generated` the search's own count, `evaluations` the
+    evaluation's calls in this search (one per playout; more with `leaf_depth`, one per leaf
+    of each leaf search), `root_values` and `root_visits` every root move's mean and visits in
+    legal order (an unvisited move's mean is NaN), `playouts` the playouts behind them (their
+    sum: this search's, plus the visits a reused tree carried in), `principal_variation` the
+    most visited line of Pacman's moves down the tree (from the root, at each node the move
+    with the most visits, ties to the first tried (a display, no decision); as deep as
+    the tree has a visited move), `stopped` why the search ended, `budget` the budget it was
+    given (`playouts=200`, `nodes=5000`, `time=0.1`) and `c` UCB1's constant.
+    """
+
+    action: str
+    value: float
+    depth: int
+    nodes_generated: int
+    evaluations: int
+    root_values: tuple[tuple[str, float], ...]
+    root_visits: tuple[tuple[str, int], ...]
+    principal_variation: tuple[str, ...]
+    playouts: int
+    tree_size: int
+    stopped: str
+    budget: str
+    c: float
+
+    @property
+    def method(self) -> str:
+        """Always "mcts"."""
+        return "mcts"
+
+    def summary(self) -> dict[str, Any]:
+        """What a game record keeps for the move (JSON-ready; NaN as the string "nan"). MCTS
+        prunes nothing: `cuts` and `pruned` are 0; the principal variation is Pacman's
+        moves only, as `[0, move]` pairs."""
+        return {
+            "method": "mcts", "action": self.action, "value": json_number(self.value),
+            "depth": self.depth, "nodes_generated": self.nodes_generated,
+            "evaluations": self.evaluations, "cuts": 0, "pruned": 0,
+            "root_values": [[action, json_number(mean)] for action, mean in self.root_values],
+            "root_visits": [[action, visits] for action, visits in self.root_visits],
+            "principal_variation": [[0, action] for action in self.principal_variation],
+            "playouts": self.playouts, "tree_size": self.tree_size, "stopped": self.stopped,
+            "budget": self.budget, "c": self.c,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The same as `summary()`: an MCTS trace keeps no node list."""
+        return self.summary()
+
+
+def _single_move(only: Any, horizon: int, budget: str, c: float, trace: bool) -> MCTSDecision:
+    """The decision for a root with one move: played without a search (one node, no
+    playout, no draw), its value NaN; with `trace`, a trace that says so."""
+    name = action_name(only)
+    single = MCTSTrace(name, math.nan, horizon, 1, 0, ((name, math.nan),), ((name, 0),),
+                       (name,), 0, 1, "single", budget, c) if trace else None
+    return MCTSDecision(only, float("nan"), 1, (only,), 0, 1,
+                        (RootMove(only, 0, float("nan")),), "single", single)
 
 
 # --------------------------------------------------------------------------- the budget

@@ -50,7 +50,9 @@ class MCTSMove:
 def mcts_settings(description: str) -> dict[str, Any]:
     """An MCTS agent's settings read from its description (`MCTSAgent playouts=200 score
     horizon=10 c=1`): each `key=value` word typed as `-a` types it, and the one bare word as
-    the evaluation."""
+    the evaluation. A description without `tree=` is of the move-level tree (every one
+    written before the junction tree existed, and every move-level one since: its
+    description does not name the tree), so it reads as `tree=move`."""
     settings: dict[str, Any] = {}
     for word in description.split()[1:]:
         key, sep, value = word.partition("=")
@@ -58,6 +60,7 @@ def mcts_settings(description: str) -> dict[str, Any]:
             settings[key] = typed(value)
         elif "evaluation" not in settings:
             settings["evaluation"] = word
+    settings.setdefault("tree", "move")
     return settings
 
 
@@ -142,7 +145,7 @@ def explain_mcts(move: MCTSMove) -> tuple[list[str], int]:
 #: Pacman move is replayed by its one draw of the game's generator, not by a search
 STATELESS_SETTINGS = frozenset(("playouts", "nodes", "time", "horizon", "evaluation", "c",
                                 "ghost_model", "allow_stop", "playout", "epsilon", "trace",
-                                "leaf_depth", "decay"))
+                                "leaf_depth", "decay", "tree", "survival", "escape"))
 
 
 def _agent(move: MCTSMove, settings: Mapping[str, Any]) -> Any:

@@ -6,7 +6,8 @@ layouts, against `DirectionalGhost`s:
 - **expectimax**: the anytime expectimax (`IterativeExpectimaxAgent`), deepening one ply at
   a time, every ghost reply weighed by the directional ghost's own probabilities
   (`ghost_model=directional`);
-- **MCTS** (`MCTSAgent`): UCT over Pacman's moves, the ghosts' replies sampled from the same
+- **MCTS** (`MCTSAgent`, `tree=move`: the move-level search, not the junction tree `-p mcts`
+  plays by default): UCT over Pacman's moves, the ghosts' replies sampled from the same
   model, greedy playouts (towards the nearest dot, off cells next to a ghost) to 10 Pacman
   moves from the root.
 
@@ -61,7 +62,8 @@ MCTS_NODES = 13_000
 
 EXPECTIMAX: dict[str, Setting] = {"time": 0, "nodes": EXPECTIMAX_NODES, "evaluation": "score",
                                   "ghost_model": "directional"}
-MCTS: dict[str, Setting] = {"nodes": MCTS_NODES, "evaluation": "score", "playout": "greedy",
+MCTS: dict[str, Setting] = {"tree": "move", "nodes": MCTS_NODES, "evaluation": "score",
+                            "playout": "greedy",
                             "ghost_model": "directional", "horizon": 10}
 #: The move cap of every game: a Pacman that wanders ends there (`capped`).
 MAX_MOVES = 300

@@ -92,7 +92,7 @@ def test_root_visits_sum_to_the_playouts_and_nodes_are_successor_calls() -> None
 def test_the_default_budget_is_200_playouts() -> None:
     state = GameState.initial(load_layout("smallClassic"))
     assert mcts_search(state, score_evaluation, random.Random(0), horizon=2).playouts == 200
-    assert DEFAULT_PLAYOUTS == 200 and MCTSAgent().playouts == 200
+    assert DEFAULT_PLAYOUTS == 200 and MCTSAgent(tree="move").playouts == 200
 
 
 def test_a_node_budget_stops_at_the_first_playout_past_it() -> None:
@@ -123,7 +123,7 @@ def test_one_legal_move_is_played_without_a_search() -> None:
 # --------------------------------------------------------------------------- same seed, same game
 
 def _game(seed: int, ghost_model: str = "uniform") -> tuple[Any, ...]:
-    pacman = make_agent("mcts", "pacman", {"playouts": 30, "horizon": 6,
+    pacman = make_agent("mcts", "pacman", {"tree": "move", "playouts": 30, "horizon": 6,
                                            "ghost_model": ghost_model})
     record = run_game(load_layout("smallClassic"), pacman,
                       [DirectionalGhost(1), DirectionalGhost(2)], seed=seed, max_moves=25)
@@ -139,8 +139,8 @@ def test_same_seed_same_game_in_process(ghost_model: str) -> None:
 
 
 def test_same_seed_same_game_in_a_subprocess(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["play", "-p", "mcts", "-a", "playouts=50", "-l", "smallClassic", "--seed", "3",
-            "-q", "--max-moves", "30"]
+    argv = ["play", "-p", "mcts", "-a", "tree=move,playouts=50", "-l", "smallClassic", "--seed",
+            "3", "-q", "--max-moves", "30"]
     assert main(argv) == 0
     here = capsys.readouterr().out
     there = subprocess.run([sys.executable, "-m", "pacman", *argv], capture_output=True,
@@ -153,7 +153,7 @@ def test_same_seed_same_game_in_a_subprocess(capsys: pytest.CaptureFixture[str])
 def test_reuse_and_the_hybrid_play_the_same_game_in_a_subprocess(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def argv(path: Path) -> list[str]:
-        return ["play", "-p", "mcts", "-a", "playouts=30,horizon=5,reuse=true,decay=0.5,"
+        return ["play", "-p", "mcts", "-a", "tree=move,playouts=30,horizon=5,reuse=true,decay=0.5,"
                 "leaf_depth=1,ghost_model=adversarial,playout=greedy", "-g", "DirectionalGhost",
                 "-l", "smallClassic", "--seed", "3", "-q", "--max-moves", "12", "--record",
                 str(path), "--trace"]
@@ -189,7 +189,7 @@ def test_it_takes_the_forced_win_that_alphabeta_finds() -> None:
     state = position(LAST_DOT)
     exact = alphabeta(state, 2, score_evaluation)
     assert exact.action == WEST and state.successor(0, WEST).is_win()
-    agent = MCTSAgent(playouts=50)
+    agent = MCTSAgent(tree="move", playouts=50)
     assert agent.get_action(state) == WEST
     assert agent.last_decision is not None and agent.last_decision.value > 0
 
@@ -202,7 +202,7 @@ def test_it_avoids_the_forced_loss_that_alphabeta_finds(ghost_model: str) -> Non
     exact = alphabeta(state, 2, score_evaluation)
     assert exact.action == WEST and exact.value > -400
     for seed in range(5):  # at 100 playouts a uniform ghost model left seed 0 on Stop (41-34)
-        agent = MCTSAgent(playouts=200, ghost_model=ghost_model)
+        agent = MCTSAgent(tree="move", playouts=200, ghost_model=ghost_model)
         agent.set_rng(random.Random(seed))
         assert agent.get_action(state) == WEST
         assert agent.last_decision is not None
@@ -261,11 +261,12 @@ def test_equally_good_noisy_moves_are_not_starved(seed: int) -> None:
     ({"c": -1}, "c must be a number >= 0, got -1"),
     ({"horizon": 0}, "horizon must be a positive integer"),
     ({"ghost_model": "smart"}, r"unknown ghost_model 'smart' \(choose uniform or directional or "
-                               r"adversarial\)"),
+                               r"adversarial or pincer\)"),
     ({"leaf_depth": -1}, "leaf_depth must be a whole number >= 0, got -1"),
     ({"leaf_depth": 301}, r"leaf_depth must be at most 300 \(the deepest search is 300 moves"),
     ({"decay": 1.5, "reuse": True}, "decay must be a number between 0 and 1, got 1.5"),
-    ({"decay": 0.5}, r"decay applies only to reuse=true"),
+    ({"decay": 0.5, "tree": "move"}, r"decay applies only to reuse=true"),
+    ({"decay": 0.5}, r"decay applies only to tree=move, not to tree=junction"),
     ({"reuse": "yes"}, "reuse must be true or false, got 'yes'"),
 ])
 def test_bad_settings_are_refused(values: dict[str, Any], message: str) -> None:
@@ -285,15 +286,16 @@ def test_a_bad_setting_on_the_command_line_is_one_line_and_exit_2() -> None:
 
 
 def test_descriptions_show_the_budget_and_the_model() -> None:
-    assert MCTSAgent().describe() == "MCTSAgent playouts=200 score horizon=10 c=1"
-    assert MCTSAgent(time=0.04, evaluation="better", ghost_model="directional", c=0.5,
+    assert MCTSAgent(tree="move").describe() == "MCTSAgent playouts=200 score horizon=10 c=1"
+    assert MCTSAgent(tree="move", time=0.04, evaluation="better", ghost_model="directional", c=0.5,
                      allow_stop=False).describe() == (
         "MCTSAgent time=0.04 better horizon=10 c=0.5 ghost_model=directional allow_stop=False")
-    assert MCTSAgent(nodes=900).settings.changed() == {"nodes": 900}
+    assert MCTSAgent(tree="move", nodes=900).settings.changed() == {"tree": "move",
+                                                                    "nodes": 900}
 
 
 def test_allow_stop_false_keeps_stop_out_of_the_root() -> None:
-    agent = MCTSAgent(playouts=20, allow_stop=False)
+    agent = MCTSAgent(tree="move", playouts=20, allow_stop=False)
     agent.get_action(position(GHOST_EAST))
     assert agent.last_decision is not None
     assert STOP not in [move.action for move in agent.last_decision.root]
@@ -383,7 +385,7 @@ def test_greedy_refuses_a_bad_epsilon() -> None:
 @pytest.mark.parametrize("ghost_model", ["uniform", "directional"])
 def test_greedy_playouts_same_seed_same_game(ghost_model: str) -> None:
     def game(seed: int) -> tuple[Any, ...]:
-        pacman = make_agent("mcts", "pacman", {"playouts": 30, "horizon": 6,
+        pacman = make_agent("mcts", "pacman", {"tree": "move", "playouts": 30, "horizon": 6,
                                                "ghost_model": ghost_model,
                                                "playout": "greedy"})
         record = run_game(load_layout("smallClassic"), pacman,
@@ -431,23 +433,24 @@ def test_greedy_playouts_with_the_directional_model_avoid_the_dead_end_bait() ->
     (away from the bait) in 12 of 12 seeds, random ones in 6 of 12 (West in 5)."""
     state = position(BAIT)
     for seed in range(5):
-        agent = MCTSAgent(playouts=200, ghost_model="directional", playout="greedy")
+        agent = MCTSAgent(tree="move", playouts=200, ghost_model="directional", playout="greedy")
         agent.set_rng(random.Random(seed))
         assert agent.get_action(state) == SOUTH
 
 
 def test_playout_settings() -> None:
-    assert MCTSAgent(playout="greedy").describe() == (
+    assert MCTSAgent(tree="move", playout="greedy").describe() == (
         "MCTSAgent playouts=200 score horizon=10 c=1 playout=greedy epsilon=0.1")
-    assert MCTSAgent(playout="greedy", epsilon=0).describe().endswith("epsilon=0")
-    assert MCTSAgent(playout="greedy").settings.changed() == {"playout": "greedy"}
+    assert MCTSAgent(tree="move", playout="greedy", epsilon=0).describe().endswith("epsilon=0")
+    assert MCTSAgent(tree="move", playout="greedy").settings.changed() == {
+        "tree": "move", "playout": "greedy"}
     with pytest.raises(SettingsError, match=r"unknown playout 'smart' \(choose random or greedy\)"):
         MCTSSettings(playout="smart")
     with pytest.raises(SettingsError, match="epsilon must be a number between 0 and 1, got 2"):
         MCTSSettings(playout="greedy", epsilon=2)
     with pytest.raises(SettingsError, match="epsilon applies only to playout=greedy, not to "
                                             "playout=random"):
-        MCTSSettings(epsilon=0.2)
+        MCTSSettings(tree="move", epsilon=0.2)
 
 
 # --------------------------------------------------------------------------- the trace
@@ -519,8 +522,8 @@ def test_a_single_move_has_a_trace_without_a_search() -> None:
 
 def test_a_traced_game_keeps_every_moves_summary_and_plays_the_same_game() -> None:
     def game(trace: bool) -> Any:
-        pacman = make_agent("mcts", "pacman", {"playouts": 30, "horizon": 6, "trace": trace,
-                                               "ghost_model": "directional"})
+        pacman = make_agent("mcts", "pacman", {"tree": "move", "playouts": 30, "horizon": 6,
+                                               "trace": trace, "ghost_model": "directional"})
         return run_game(load_layout("smallClassic"), pacman,
                         [DirectionalGhost(1), DirectionalGhost(2)], seed=5, max_moves=20)
 
@@ -539,7 +542,7 @@ def test_a_traced_game_keeps_every_moves_summary_and_plays_the_same_game() -> No
 def test_play_trace_records_mcts_searches(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "mcts.json"
-    assert main(["play", "-q", "-p", "mcts", "-a", "playouts=20,horizon=4", "-l",
+    assert main(["play", "-q", "-p", "mcts", "-a", "tree=move,playouts=20,horizon=4", "-l",
                  "smallClassic", "--seed", "2", "--max-moves", "5", "--record", str(path),
                  "--trace"]) == 0
     capsys.readouterr()
@@ -701,7 +704,7 @@ class Watched(MCTSAgent):
 
 @pytest.mark.parametrize("decay", [1.0, 0.5])
 def test_a_reused_tree_carries_the_visits_under_the_move_played(decay: float) -> None:
-    pacman = Watched(playouts=40, horizon=6, reuse=True, decay=decay, trace=True)
+    pacman = Watched(tree="move", playouts=40, horizon=6, reuse=True, decay=decay, trace=True)
     record = run_game(load_layout("smallClassic"), pacman,
                       [DirectionalGhost(1), DirectionalGhost(2)], seed=5, max_moves=15)
     decisions = pacman.decisions
@@ -719,7 +722,7 @@ def test_a_reused_tree_carries_the_visits_under_the_move_played(decay: float) ->
 
 
 def reuse_game(seed: int, **values: Any) -> tuple[Any, ...]:
-    pacman = make_agent("mcts", "pacman", {"horizon": 6, "reuse": True, **values})
+    pacman = make_agent("mcts", "pacman", {"tree": "move", "horizon": 6, "reuse": True, **values})
     record = run_game(load_layout("smallClassic"), pacman,
                       [DirectionalGhost(1), DirectionalGhost(2)], seed=seed, max_moves=25)
     return record.outcome, record.score, record.actions, record.pacman_nodes
@@ -736,7 +739,7 @@ def test_reuse_same_seed_same_game_with_a_playout_or_node_budget() -> None:
 
 
 def test_reuse_starts_afresh_on_a_position_that_does_not_follow() -> None:
-    agent = MCTSAgent(playouts=30, reuse=True)
+    agent = MCTSAgent(tree="move", playouts=30, reuse=True)
     state = GameState.initial(load_layout("smallClassic"))
     agent.get_action(state)
     move = agent.get_action(state)  # the same position again, as explain asks
@@ -753,13 +756,13 @@ def test_reuse_starts_afresh_on_a_position_that_does_not_follow() -> None:
 
 
 def test_reuse_settings_are_described() -> None:
-    assert MCTSAgent(reuse=True).describe() == (
+    assert MCTSAgent(tree="move", reuse=True).describe() == (
         "MCTSAgent playouts=200 score horizon=10 c=1 reuse=True")
-    assert MCTSAgent(reuse=True, decay=0.5, leaf_depth=1).describe() == (
+    assert MCTSAgent(tree="move", reuse=True, decay=0.5, leaf_depth=1).describe() == (
         "MCTSAgent playouts=200 score horizon=10 c=1 reuse=True decay=0.5 leaf_depth=1")
-    assert MCTSAgent(leaf_depth=2).describe().endswith(" c=1 leaf_depth=2")
-    assert MCTSAgent(reuse=True, trace=True).settings.changed() == {"reuse": True,
-                                                                      "trace": True}
+    assert MCTSAgent(tree="move", leaf_depth=2).describe().endswith(" c=1 leaf_depth=2")
+    assert MCTSAgent(tree="move", reuse=True, trace=True).settings.changed() == {
+        "tree": "move", "reuse": True, "trace": True}
     batch = MCTSSettings.batch_settings({"trace": True, "playouts": 5})
     assert "trace" not in batch and {"reuse", "decay", "leaf_depth"}.isdisjoint(batch)
     assert MCTSSettings.batch_settings({"reuse": True})["reuse"] is True
@@ -834,7 +837,7 @@ def test_it_takes_the_forced_win_in_two_with_a_ghost_behind(ghost_model: str) ->
     exact = alphabeta(state, 2, score_evaluation)
     assert exact.action == WEST and exact.value > 500  # two dots west, then the game is won
     for seed in range(3):
-        agent = MCTSAgent(playouts=200, ghost_model=ghost_model)
+        agent = MCTSAgent(tree="move", playouts=200, ghost_model=ghost_model)
         agent.set_rng(random.Random(seed))
         assert agent.get_action(state) == WEST
 
@@ -849,7 +852,7 @@ def test_the_adversarial_model_avoids_the_losses_alphabeta_proves() -> None:
     assert dict(exact.trace.root_values) == {"West": 8.0, "Stop": -501.0, "East": -501.0}
     for seed in range(5):
         for playout in ("random", "greedy"):
-            agent = MCTSAgent(playouts=200, ghost_model="adversarial", playout=playout)
+            agent = MCTSAgent(tree="move", playouts=200, ghost_model="adversarial", playout=playout)
             agent.set_rng(random.Random(seed))
             assert agent.get_action(state) == WEST
             assert agent.last_decision is not None
@@ -862,7 +865,7 @@ def test_adversarial_greedy_playouts_avoid_the_dead_end_bait() -> None:
     of 6 seeds (random playouts: 5 of 6, East once)."""
     state = position(BAIT)
     for seed in range(5):
-        agent = MCTSAgent(playouts=200, ghost_model="adversarial", playout="greedy")
+        agent = MCTSAgent(tree="move", playouts=200, ghost_model="adversarial", playout="greedy")
         agent.set_rng(random.Random(seed))
         assert agent.get_action(state) == SOUTH
 

@@ -133,7 +133,7 @@ MCTS_CASES: dict[str, Callable[[], dict[str, Any]]] = {
 
 
 def _mcts_game(**values: Any) -> dict[str, Any]:
-    record = run_game(load_layout("smallClassic"), MCTSAgent(**values),
+    record = run_game(load_layout("smallClassic"), MCTSAgent(tree="move", **values),
                       [DirectionalGhost(1), DirectionalGhost(2)], seed=11, max_moves=12)
     return {"outcome": str(record.outcome), "score": record.score,
             "actions": digest(record.actions), "nodes": record.pacman_nodes,
@@ -178,7 +178,7 @@ GHOST_CASES: dict[str, Callable[[], dict[str, Any]]] = {
 
 
 def _ghost_game(**values: Any) -> dict[str, Any]:
-    record = run_game(load_layout("smallClassic"), MCTSAgent(playouts=20, horizon=4),
+    record = run_game(load_layout("smallClassic"), MCTSAgent(tree="move", playouts=20, horizon=4),
                       [MCTSGhost(1, **values), MCTSGhost(2, **values)], seed=12, max_moves=8)
     return {"outcome": str(record.outcome), "score": record.score,
             "actions": digest(record.actions)}

@@ -31,14 +31,14 @@ def play(folder: Path, name: str, *argv: str, seed: int = 3, moves: int = 8) -> 
 def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("mcts")
     return {
-        "playouts": play(folder, "playouts.json", "-a", "playouts=40", "--trace", "-g",
+        "playouts": play(folder, "playouts.json", "-a", "tree=move,playouts=40", "--trace", "-g",
                          "DirectionalGhost"),
-        "nodes": play(folder, "nodes.json", "-a", "nodes=900,ghost_model=directional,"
+        "nodes": play(folder, "nodes.json", "-a", "tree=move,nodes=900,ghost_model=directional,"
                       "playout=greedy,allow_stop=false", "--trace", "-g", "RandomGhost",
                       seed=5),
-        "untraced": play(folder, "untraced.json", "-a", "playouts=30", moves=4),
-        "time": play(folder, "time.json", "-a", "time=0.01", "--trace", moves=3),
-        "time-untraced": play(folder, "time-untraced.json", "-a", "time=0.01", moves=2),
+        "untraced": play(folder, "untraced.json", "-a", "tree=move,playouts=30", moves=4),
+        "time": play(folder, "time.json", "-a", "tree=move,time=0.01", "--trace", moves=3),
+        "time-untraced": play(folder, "time-untraced.json", "-a", "tree=move,time=0.01", moves=2),
     }
 
 
@@ -71,7 +71,10 @@ def test_the_text_of_a_summary() -> None:
         "200 playouts, tree size 57, 12,345 nodes generated",
     ]
     assert mcts_settings("MCTSAgent nodes=900 better horizon=8 c=0.5 allow_stop=False") == {
-        "nodes": 900, "evaluation": "better", "horizon": 8, "c": 0.5, "allow_stop": False}
+        "nodes": 900, "evaluation": "better", "horizon": 8, "c": 0.5, "allow_stop": False,
+        "tree": "move"}  # a description without tree= is of the move tree
+    assert mcts_settings("MCTSAgent playouts=40 tree=junction horizon=30 c=1")["tree"] == (
+        "junction")
 
 
 @pytest.mark.parametrize("game", ["playouts", "nodes"])

@@ -95,7 +95,7 @@ def test_a_single_legal_move_is_no_search() -> None:
 
 def traced_move(playouts: int = 60) -> Any:
     """The trace of a real MCTS search of smallClassic's start (seeded: the same each run)."""
-    agent = MCTSAgent(playouts=playouts, trace=True)
+    agent = MCTSAgent(tree="move", playouts=playouts, trace=True)
     agent.get_action(GameState.initial(SMALL))
     assert agent.last_decision is not None and agent.last_decision.trace is not None
     return agent.last_decision.trace
@@ -165,7 +165,7 @@ def test_t_shows_an_mcts_moves_panel_and_v_says_there_is_no_tree(
         real(target, rect, lines, font)
 
     monkeypatch.setattr(search_panel, "draw_panel", spy)
-    record = run_game(SMALL, MCTSAgent(playouts=80, trace=True),
+    record = run_game(SMALL, MCTSAgent(tree="move", playouts=80, trace=True),
                       [DirectionalGhost(1), DirectionalGhost(2)], seed=3, max_moves=4,
                       display=window)
     assert record.pacman_moves == 4 and len(record.pacman_traces) == 4
@@ -202,8 +202,9 @@ def test_t_shows_an_mcts_moves_panel_and_v_says_there_is_no_tree(
 
 def test_a_replay_of_an_mcts_game_shows_each_recorded_search(tmp_path: Path) -> None:
     game = tmp_path / "game.json"
-    assert main(["play", "-p", "mcts", "-a", "playouts=50", "--trace", "-l", "smallClassic",
-                 "-q", "--seed", "3", "--max-moves", "6", "--record", str(game)]) == 0
+    assert main(["play", "-p", "mcts", "-a", "tree=move,playouts=50", "--trace", "-l",
+                 "smallClassic", "-q", "--seed", "3", "--max-moves", "6", "--record",
+                 str(game)]) == 0
     replay = load_replay(game)
     assert replay.ignored == ()
     record = replay.record
@@ -242,7 +243,7 @@ def docs_picture(out: Path) -> None:
     display = open_window(frame_time=0.0, end_wait=0, allow_dummy=True)
     try:
         pygame.event.clear()
-        run_game(SMALL, MCTSAgent(playouts=200, trace=True),
+        run_game(SMALL, MCTSAgent(tree="move", playouts=200, trace=True),
                  [DirectionalGhost(1), DirectionalGhost(2)], seed=3, max_moves=7,
                  display=display)
         key(pygame.K_t)

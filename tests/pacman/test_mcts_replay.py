@@ -23,7 +23,7 @@ MCTS_KEYS = {"method", "action", "value", "depth", "nodes_generated", "evaluatio
 def traced(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A traced MCTS game's replay, as JSON (each test writes its own copy)."""
     path = tmp_path_factory.mktemp("mcts") / "mcts.json"
-    assert main(["play", "-q", "-p", "mcts", "-a", "playouts=30", "--trace", "-l",
+    assert main(["play", "-q", "-p", "mcts", "-a", "tree=move,playouts=30", "--trace", "-l",
                  "testClassic", "--seed", "1", "--max-moves", "4", "--record",
                  str(path)]) == 0
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

@@ -31,7 +31,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A traced MCTS game on smallClassic against two directional ghosts; move 2's trace is a
     hand-made alpha-beta summary (traces are informational: the replay still verifies)."""
     path = tmp_path_factory.mktemp("mcts") / "game.json"
-    assert main(["play", "-q", "-p", "mcts", "-a", "playouts=40", "--trace", "-g",
+    assert main(["play", "-q", "-p", "mcts", "-a", "tree=move,playouts=40", "--trace", "-g",
                  "DirectionalGhost", "-l", "smallClassic", "--seed", "3", "--max-moves", "6",
                  "--record", str(path)]) == 0
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -1,0 +1,175 @@
+"""The junction-level MCTS (`tree=junction`, the default of `-p mcts`): the junction graph,
+the search's exact choices under playout and node budgets, its ghost models, its settings, and
+the move-level search still reachable with `tree=move`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pacman import GameState
+from pacman.agents.ghosts import DirectionalGhost, directional_distribution
+from pacman.agents.junctions import junction_graph
+from pacman.agents.mcts import MCTSAgent, mcts_search
+from pacman.agents.mcts_junction import junction_search, pincer_distribution
+from pacman.agents.pacman_agents import score_evaluation
+from pacman.errors import SettingsError
+from pacman.game import run_game
+from pacman.layout import load_layout, parse_layout
+from pacman.rules import EAST, NORTH, SOUTH, STOP, WEST
+
+#: a ring of 12 cells, one junction on it (2, 3) and a stem South to the dead end (2, 1)
+TINY = parse_layout("%%%%%%%\n"
+                    "%.....%\n"
+                    "%.%%%.%\n"
+                    "%P...o%\n"
+                    "%%.%%%%\n"
+                    "%%G%%%%\n"
+                    "%%%%%%%", "tiny")
+
+
+def medium() -> GameState:
+    return GameState.initial(load_layout("mediumClassic"), 2)
+
+
+# --------------------------------------------------------------------------- the graph
+
+def test_the_junctions_dead_ends_and_corridors_of_a_small_maze() -> None:
+    graph = junction_graph(TINY.walls, TINY.width, TINY.height)
+    assert graph.junctions == {(2, 3)} and graph.dead_ends == {(2, 1)}
+    assert graph.exits((2, 3)) == (WEST, EAST, SOUTH) and graph.exits((0, 0)) == ()
+    stem = graph.corridor((2, 3), SOUTH)
+    assert (stem.moves, stem.cells, stem.end, len(stem)) == (
+        (SOUTH, SOUTH), ((2, 2), (2, 1)), (2, 1), 2)
+    back = graph.corridor((2, 1), NORTH)
+    assert (back.end, len(back)) == ((2, 3), 2)
+    ring = graph.corridor((2, 3), EAST)  # round the ring, back to the junction
+    assert (ring.end, len(ring), ring.moves[:4]) == ((2, 3), 12, (EAST, EAST, EAST, NORTH))
+    assert graph.corridor((2, 3), WEST).moves == tuple(m.reverse for m in reversed(ring.moves))
+    # from a cell inside a corridor (Pacman's start), each way to the first junction
+    assert [(len(c), c.end) for c in (graph.corridor((1, 3), EAST),
+                                      graph.corridor((1, 3), NORTH))] == [(1, (2, 3)),
+                                                                          (11, (2, 3))]
+    with pytest.raises(KeyError):
+        graph.corridor((1, 3), WEST)  # a wall
+
+
+def test_medium_classic_has_20_junctions() -> None:
+    layout = load_layout("mediumClassic")
+    graph = junction_graph(layout.walls, layout.width, layout.height)
+    assert len(graph.junctions) == 20 and len(graph.dead_ends) == 2
+    assert junction_graph(layout.walls, layout.width, layout.height) is graph  # cached
+
+
+# --------------------------------------------------------------------------- the search
+
+@pytest.mark.parametrize(("seed", "options", "expected"), [
+    (1, {"playouts": 60}, ("East", 60, 4825, 47, (13, 47), "playouts")),
+    (2, {"playouts": 80, "escape": 12}, ("West", 80, 6204, 61, (47, 33), "playouts")),
+    (3, {"node_limit": 3000, "survival": 0.9}, ("West", 37, 3089, 34, (22, 15), "nodes")),
+])
+def test_exact_choices_under_a_playout_or_node_budget(seed: int, options: dict[str, object],
+                                                      expected: tuple[object, ...]) -> None:
+    decision = junction_search(medium(), random.Random(seed), chance=directional_distribution,
+                               trace=True, **options)  # type: ignore[arg-type]
+    visits = tuple(move.visits for move in decision.root)
+    assert (decision.action.value, decision.playouts, decision.nodes_generated,
+            decision.tree_size, visits, decision.stopped) == expected
+    assert [move.action for move in decision.root] == [WEST, EAST]  # no Stop at the root
+    assert decision.trace is not None and decision.trace.playouts == sum(visits)
+    again = junction_search(medium(), random.Random(seed), chance=directional_distribution,
+                            trace=True, **options)  # type: ignore[arg-type]
+    assert again == decision
+
+
+def test_one_move_is_played_without_a_search_and_bad_arguments_are_refused() -> None:
+    ring = GameState.initial(TINY, 0).successor(0, EAST)  # on the junction, ghost-less
+    decision = junction_search(ring, random.Random(0), playouts=5)
+    assert decision.stopped == "playouts" and decision.playouts == 5
+    assert [move.action for move in decision.root] == [WEST, EAST, SOUTH]
+    state = ring.successor(0, SOUTH).successor(0, SOUTH)  # the dead end: North only
+    single = junction_search(state, random.Random(0), playouts=5, trace=True)
+    assert (single.action, single.stopped, single.playouts) == (NORTH, "single", 0)
+    state = ring
+    with pytest.raises(ValueError, match="survival must be a number between 0 and 1"):
+        junction_search(state, random.Random(0), survival=1.5)
+    with pytest.raises(ValueError, match="give one budget"):
+        junction_search(state, random.Random(0), playouts=5, node_limit=9)
+
+
+# --------------------------------------------------------------------------- ghost models
+
+def test_the_default_ghost_model_is_exactly_the_directional_ghosts_distribution() -> None:
+    agent = MCTSAgent()
+    assert (agent.tree, agent.ghost_model, agent.horizon) == ("junction", "directional", 30)
+    state = medium()
+    states = [state]
+    for move in (WEST, WEST, WEST):
+        state = state.successor(0, move)
+        for ghost in (1, 2):
+            state = state.successor(ghost, state.legal_actions(ghost)[0])
+        states.append(state)
+    assert agent._chance is directional_distribution
+    for position in states:
+        for ghost in (1, 2):
+            expected = DirectionalGhost(ghost).distribution(position)
+            actions = position.legal_actions(ghost)
+            assert list(zip(actions, agent._chance(position, ghost, actions),
+                            strict=True)) == expected
+
+
+def test_pincer_ghosts_head_for_the_junctions_in_front_of_and_behind_pacman() -> None:
+    state = medium()
+    for ghost in (1, 2):
+        actions = state.legal_actions(ghost)
+        probabilities = pincer_distribution(state, ghost, actions)
+        assert sum(probabilities) == pytest.approx(1.0)
+        assert all(p in (0.0, 1.0 / probabilities.count(max(probabilities)))
+                   for p in probabilities)
+    agent = MCTSAgent(ghost_model="pincer", playouts=20)
+    assert agent._chance is pincer_distribution
+    with pytest.raises(SettingsError, match="ghost_model=pincer applies only to tree=junction"):
+        MCTSAgent(tree="move", ghost_model="pincer")
+
+
+# --------------------------------------------------------------------------- the agent
+
+def test_the_defaults_are_the_junction_tree_and_every_move_only_setting_is_refused() -> None:
+    assert MCTSAgent().describe() == ("MCTSAgent playouts=200 tree=junction horizon=30 c=1 "
+                                      "ghost_model=directional survival=0.7 escape=12")
+    for values, name in (({"evaluation": "better"}, "evaluation"), ({"reuse": True}, "reuse"),
+                         ({"playout": "greedy"}, "playout"), ({"leaf_depth": 1}, "leaf_depth"),
+                         ({"allow_stop": False}, "allow_stop")):
+        with pytest.raises(SettingsError, match=f"^MCTSAgent: {name} applies only to "
+                                                "tree=move, not to tree=junction$"):
+            MCTSAgent(**values)
+    for values, name in (({"survival": 0.5}, "survival"), ({"escape": 0}, "escape")):
+        with pytest.raises(SettingsError, match=f"^MCTSAgent: {name} applies only to "
+                                                "tree=junction, not to tree=move$"):
+            MCTSAgent(tree="move", **values)
+
+
+def test_the_old_search_is_reachable_with_tree_move() -> None:
+    agent = MCTSAgent(tree="move", playouts=40)
+    assert agent.describe() == "MCTSAgent playouts=40 score horizon=10 c=1"  # as it always was
+    assert (agent.horizon, agent.ghost_model) == (10, "uniform")
+    agent.rng = random.Random(5)
+    state = GameState.initial(load_layout("smallClassic"))
+    move = agent.get_action(state)
+    seed = random.Random(5).getrandbits(64)
+    decision = mcts_search(state, score_evaluation, random.Random(seed), playouts=40,
+                           horizon=10)
+    assert move == decision.action and agent.last_decision == decision
+    assert STOP in [m.action for m in decision.root]
+
+
+def test_a_junction_game_is_the_same_game_for_the_same_seed() -> None:
+    def play() -> tuple[str, int, tuple[str, ...], int]:
+        record = run_game(load_layout("smallClassic"), MCTSAgent(playouts=30, escape=6),
+                          [DirectionalGhost(1), DirectionalGhost(2)], seed=4, max_moves=20)
+        return str(record.outcome), record.score, record.actions, record.pacman_nodes
+
+    first = play()
+    assert first == play()
+    assert "Stop" not in first[2][::3]
