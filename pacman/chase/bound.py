@@ -10,7 +10,8 @@ A position is what the rules read: Pacman's cell, each ghost's cell, heading and
 timer, the food and capsules left, and whose turn it is. The score is left out (it does not
 change who wins), and so is Pacman's heading (no rule reads it). The positions are found by
 a breadth-first walk from the start; the walk stops, and the layout is too big to count, when
-there are more than `limit` of them.
+there are more than `limit` of them (a layout that could have more than `HOPELESS` times the
+limit, counting its cells, food and capsules, is not walked at all).
 
 Two cases give the number:
 
@@ -87,6 +88,19 @@ class WinChance:
                     f"is the best for any cap of at least {self.converged} moves")
         return (f"exact up to float64 rounding for a game capped at {self.max_moves} Pacman "
                 f"moves (all {self.positions:,} positions valued; a longer cap could win more)")
+
+
+#: a layout whose positions could number more than this many times the limit is not walked:
+#: the walk would end at the limit after minutes (mediumClassic's food alone makes 2**97)
+HOPELESS = 1000
+
+
+def _most_positions(layout: Layout, ghosts: int) -> int:
+    """A crude upper bound on a game's positions: Pacman's cell, each ghost's cell and
+    heading, the food and capsules left, whose turn (scared timers left out)."""
+    cells = layout.width * layout.height - len(layout.walls)
+    return (cells * (5 * cells) ** ghosts * 2 ** (len(layout.food) + len(layout.capsules))
+            * (ghosts + 1))
 
 
 def _key(state: GameState, agent: int) -> tuple[Any, ...]:
@@ -228,6 +242,8 @@ def exact_win_chance(layout: Layout, num_ghosts: int | None = None,
     if max_moves < 1 or limit < 1:
         raise BoundError("the move cap and the position limit must be at least 1")
     start = GameState.initial(layout, num_ghosts)
+    if _most_positions(layout, start.num_agents - 1) > HOPELESS * limit:
+        return None
     ghosts = [GHOST_MODELS[ghost](index) for index in range(1, start.num_agents)]
     try:
         graph = _Graph(start, ghosts, limit)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from pacman.cli.options import DEFAULT_MAX_MOVES, non_negative_int, positive_int
+from pacman.cli.options import DEFAULT_MAX_MOVES, non_negative_int, number_in, positive_int
 
 if TYPE_CHECKING:
     from pacman.cli.options import Commands
 
 #: the most positions `pacman bound` values before it calls a layout too big to count
-DEFAULT_POSITIONS = 2_000_000
+DEFAULT_POSITIONS = 1_000_000
+#: the most `--positions` can ask for (each position takes about 800 bytes)
+MOST_POSITIONS = 10_000_000
 
 
 def add_parser(commands: Commands) -> None:
@@ -32,7 +34,8 @@ def add_parser(commands: Commands) -> None:
     bound.add_argument("--max-moves", type=positive_int, default=DEFAULT_MAX_MOVES,
                        help=f"the game's cap in Pacman moves (default: {DEFAULT_MAX_MOVES:,}, "
                             "as pacman play)")
-    bound.add_argument("--positions", type=positive_int, default=DEFAULT_POSITIONS,
+    bound.add_argument("--positions", type=number_in(1, MOST_POSITIONS, int),
+                       default=DEFAULT_POSITIONS,
                        metavar="N", help="value at most N positions exactly (default: "
                                          f"{DEFAULT_POSITIONS:,}); a bigger game gets a bound")
 
