@@ -98,9 +98,9 @@ HOPELESS = 1000
 def _most_positions(layout: Layout, ghosts: int) -> int:
     """A crude upper bound on a game's positions: Pacman's cell, each ghost's cell and
     heading, the food and capsules left, whose turn (scared timers left out)."""
-    cells = layout.width * layout.height - len(layout.walls)
-    return (cells * (5 * cells) ** ghosts * 2 ** (len(layout.food) + len(layout.capsules))
-            * (ghosts + 1))
+    cells: int = layout.width * layout.height - len(layout.walls)
+    food: int = len(layout.food) + len(layout.capsules)
+    return cells * (5 * cells) ** ghosts * (1 << food) * (ghosts + 1)
 
 
 def _key(state: GameState, agent: int) -> tuple[Any, ...]:
