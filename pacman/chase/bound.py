@@ -100,7 +100,7 @@ def _most_positions(layout: Layout, ghosts: int) -> int:
     heading, the food and capsules left, whose turn (scared timers left out)."""
     cells: int = layout.width * layout.height - len(layout.walls)
     food: int = len(layout.food) + len(layout.capsules)
-    return cells * (5 * cells) ** ghosts * (1 << food) * (ghosts + 1)
+    return int(cells * (5 * cells) ** ghosts) * (1 << food) * (ghosts + 1)
 
 
 def _key(state: GameState, agent: int) -> tuple[Any, ...]:
