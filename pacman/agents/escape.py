@@ -78,8 +78,14 @@ def escape_root(state: Any, legal: ActionGenerator | None, moves: int) -> Action
     kept = escaping_moves(state, actions, moves)
     if not kept or len(kept) == len(actions):
         return legal
+    return cut_root(state, base, kept)
+
+
+def cut_root(root: Any, legal: ActionGenerator, kept: Sequence[Any]) -> ActionGenerator:
+    """`legal` with Pacman's moves at `root` (the very state object a search starts from)
+    replaced by `kept`: how a root check hands its verdict to the search."""
 
     def root_cut(s: Any, agent: int) -> Sequence[Any]:
-        return kept if s is state and agent == 0 else base(s, agent)
+        return kept if s is root and agent == 0 else legal(s, agent)
 
     return root_cut

@@ -483,6 +483,12 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         if self.survival and state.num_agents > 1:
             self._survival_tables(state)
 
+    @property
+    def _chase_model(self) -> str:
+        """The ghosts the survival tables assume: the directional ghost's own probabilities
+        when this agent believes them (`ghost_model=directional`), else uniform ones."""
+        return "directional" if getattr(self, "ghost_model", "") == "directional" else "random"
+
     def _survival_tables(self, state: SearchState) -> Tables:
         """The layout's survival tables of one and two ghosts (as many as the game has), of
         the model this agent believes, built once a game (`pacman.chase`)."""
@@ -491,9 +497,8 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         layout = state._maze.layout  # type: ignore[attr-defined]
         if self._tables is None or self._tables_layout is not layout:
             self._tables_layout = layout
-            model = "directional" if getattr(self, "ghost_model", "") == "directional" \
-                else "random"
-            self._tables = {ghosts: survival_table(layout, ghosts=ghosts, model=model,
+            self._tables = {ghosts: survival_table(layout, ghosts=ghosts,
+                                                   model=self._chase_model,
                                                    horizon=self.survival)
                             for ghosts in range(1, min(2, state.num_agents - 1) + 1)}
         return self._tables
@@ -544,10 +549,8 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
         if self.escape:
             actions = escape_root(state, actions, self.escape)
         if self.survival and state.num_agents > 1:
-            model = "directional" if getattr(self, "ghost_model", "") == "directional" \
-                else "random"
             actions, _ = survival_root(state, actions, self._survival_tables(state),
-                                       self.survival_margin, model)
+                                       self.survival_margin, self._chase_model)
         if time_limit is not None:  # emptying the table and the check come out of the budget
             time_limit = max(time_limit - (perf_counter() - started), 0.0)
         decision = iterative_search(

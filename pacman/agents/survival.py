@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pacman.agents.escape import cut_root
 from pacman.agents.ghosts import directional_distribution
 from pacman.agents.search_core import ActionGenerator, legal_actions
 
@@ -122,11 +123,7 @@ def survival_root(state: Any, legal: ActionGenerator | None, tables: Tables, mar
             if value >= best - margin]
     if len(kept) == len(actions):
         return legal, values
-
-    def root_cut(s: Any, agent: int) -> Sequence[Any]:
-        return kept if s is state and agent == 0 else base(s, agent)
-
-    return root_cut, values
+    return cut_root(state, base, kept), values
 
 
 class SurvivalAware:

@@ -103,6 +103,12 @@ def _most_positions(layout: Layout, ghosts: int) -> int:
     return int(cells * (5 * cells) ** ghosts) * (1 << food) * (ghosts + 1)
 
 
+def _check_ghost(ghost: str) -> None:
+    if ghost not in GHOST_MODELS:
+        raise BoundError(f"no move probabilities for {ghost!r}: a bound knows "
+                         f"{', '.join(GHOST_MODELS)}")
+
+
 def _key(state: GameState, agent: int) -> tuple[Any, ...]:
     return (state._pac, state._ghosts, state._food, state._capsules, agent)
 
@@ -236,9 +242,7 @@ def exact_win_chance(layout: Layout, num_ghosts: int | None = None,
     Raises:
         BoundError: an unknown ghost, or a cap or limit below 1.
     """
-    if ghost not in GHOST_MODELS:
-        raise BoundError(f"no move probabilities for {ghost!r}: a bound knows "
-                         f"{', '.join(GHOST_MODELS)}")
+    _check_ghost(ghost)
     if max_moves < 1 or limit < 1:
         raise BoundError("the move cap and the position limit must be at least 1")
     start = GameState.initial(layout, num_ghosts)
@@ -319,9 +323,7 @@ def chase_bound(layout: Layout, num_ghosts: int | None = None,
     """
     from pacman.chase.tables import survival_table
 
-    if ghost not in GHOST_MODELS:
-        raise BoundError(f"no move probabilities for {ghost!r}: a bound knows "
-                         f"{', '.join(GHOST_MODELS)}")
+    _check_ghost(ghost)
     playing = layout.with_ghosts(len(layout.ghost_starts) if num_ghosts is None else num_ghosts)
     if not playing.ghost_starts:
         raise BoundError("a chase needs at least one ghost")
