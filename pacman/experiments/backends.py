@@ -214,6 +214,7 @@ class ProcessBackend:
             executor.shutdown(wait=False, cancel_futures=True)
             return
         processes = list((getattr(executor, "_processes", None) or {}).values())
+        manager = getattr(executor, "_executor_manager_thread", None)
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
@@ -222,6 +223,13 @@ class ProcessBackend:
             if process.is_alive():
                 process.kill()
                 process.join(timeout=5)
+        # The pool's manager thread sees its workers gone and closes its wake-up pipe; on Python
+        # 3.11 nothing keeps that close apart from the interpreter's exit hook, which writes to
+        # the same pipe (CPython gh-125451 later added a lock): a Ctrl-C that ended the batch
+        # just then printed "Exception ignored ... OSError: [Errno 9] Bad file descriptor".
+        # Wait for the thread to finish.
+        if isinstance(manager, threading.Thread):
+            manager.join(timeout=10)
 
     def close(self, executor: Executor) -> None:
         """Shut the pool down."""

@@ -392,3 +392,17 @@ def test_children_die_with_the_main_thread_only() -> None:
     thread.start()
     thread.join()
     assert found == [None]
+
+
+def test_stopping_a_busy_pool_waits_for_its_manager_thread() -> None:
+    # The manager thread closes the pool's wake-up pipe once it sees the workers gone; if the
+    # batch exits before that, Python 3.11's exit hook can write to the pipe as it closes
+    # ("Exception ignored ... Bad file descriptor" after a Ctrl-C). stop() waits for it.
+    backend = ProcessBackend(1)
+    pool = backend.start()
+    manager = vars(pool)["_executor_manager_thread"]
+    assert isinstance(manager, threading.Thread) and manager.is_alive()
+    busy = pool.submit(time.sleep, 600)
+    backend.stop(pool)
+    assert not manager.is_alive()
+    assert busy.done()
