@@ -167,6 +167,7 @@ from pacman.agents.settings import (
     setting,
     switch,
 )
+from pacman.agents.survival import Tables
 from pacman.errors import SettingsError
 
 # RootMove, PlayoutPolicy, sample_index, tie_draw, check_budget, one_budget and
@@ -711,6 +712,15 @@ class MCTSSettings(AgentSettings):
         "many of his moves against ghosts that all chase him (the anytime agents' escape "
         "check, its time inside a time budget, its positions in no node count), unless none "
         "does; 0: off", check=_escape_moves)
+    chase: int = setting(
+        0, "tree=junction only: a playout that reaches its horizon alive counts the exact "
+        "chance of surviving this many more moves of the food-free chase from where it ended "
+        "(a survival table of the layout for the ghost model, built at the game's start), not "
+        "1, and its reward times that; 0: off", check=_escape_moves, late=True)
+    chase_margin: float = setting(
+        1.0, "with chase=H: drop the root moves whose chance of surviving one round and then "
+        "H moves of the chase is more than this below the best move's; 1: none is dropped",
+        check=probability, late=True)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -750,8 +760,9 @@ class MCTSSettings(AgentSettings):
                 if getattr(self, name) != default:
                     raise SettingsError(f"{name} applies only to tree=move, not to "
                                         "tree=junction")
-        elif self.survival != 0.7 or self.escape != 12:
-            name = "survival" if self.survival != 0.7 else "escape"
+        elif self.survival != 0.7 or self.escape != 12 or self.chase:
+            name = ("survival" if self.survival != 0.7 else "escape" if self.escape != 12
+                    else "chase")
             raise SettingsError(f"{name} applies only to tree=junction, not to tree=move")
         elif self.ghost_model == "pincer":
             raise SettingsError("ghost_model=pincer applies only to tree=junction")
@@ -784,6 +795,9 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         self.ghost_model = model if chosen.ghost_model is None else chosen.ghost_model
         self.survival = float(chosen.survival)
         self.escape = chosen.escape
+        self.chase, self.chase_margin = chosen.chase, float(chosen.chase_margin)
+        self._tables: Tables | None = None  # this game's survival tables, with chase=H
+        self._tables_layout: Any = None  # the layout they are of
         self._chance = (_pincer() if self.ghost_model == "pincer"
                         else ghost_chance(self.ghost_model))
         self._actions: ActionGenerator | None = None if chosen.allow_stop else (
@@ -803,7 +817,10 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         if self.tree == "junction":
             return (f"{budget_text(self.playouts, self.nodes, self.time)} tree=junction "
                     f"horizon={self.horizon} c={self.c:g} ghost_model={self.ghost_model} "
-                    f"survival={self.survival:g} escape={self.escape}")
+                    f"survival={self.survival:g} escape={self.escape}"
+                    + (f" chase={self.chase}" if self.chase else "")
+                    + (f" chase_margin={self.chase_margin:g}" if self.chase_margin != 1.0
+                       else ""))
         parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
                  f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":
@@ -819,8 +836,28 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         return " ".join(parts)
 
     def register_initial_state(self, state: SearchState) -> None:
-        """A new game: no tree is kept from an earlier one."""
+        """A new game: no tree is kept from an earlier one; with `chase=H`, the layout's
+        survival tables are built (or read from the cache) now, before the first move."""
         self._kept = None
+        if self.chase and self.tree == "junction" and hasattr(state, "layout") \
+                and state.num_agents > 1:
+            self._chase_tables(state)
+
+    def _chase_tables(self, state: Any) -> Tables:
+        """The layout's survival tables of one and two ghosts (as many as the game has) for
+        the ghost model: directional, uniform (`random`), else the worst case
+        (`adversarial`), built once a game (`pacman.chase`)."""
+        from pacman.chase.tables import survival_table
+
+        layout = state.layout
+        if self._tables is None or self._tables_layout is not layout:
+            model = {"directional": "directional", "uniform": "random"}.get(
+                self.ghost_model, "adversarial")
+            self._tables_layout = layout
+            self._tables = {ghosts: survival_table(layout, ghosts=ghosts, model=model,
+                                                   horizon=self.chase)
+                            for ghosts in range(1, min(2, state.num_agents - 1) + 1)}
+        return self._tables
 
     def get_action(self, state: SearchState) -> Any:
         """Search from `state` and return the most visited root move (also kept, with the
@@ -839,7 +876,10 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                 state, search_rng, playouts=self.playouts, node_limit=self.nodes,
                 time_limit=None if self.time is None else float(self.time),
                 horizon=self.horizon, c=self.c, chance=self._chance, survival=self.survival,
-                escape=self.escape, trace=self.trace)
+                escape=self.escape, trace=self.trace,
+                tables=self._chase_tables(state) if self.chase and state.num_agents > 1
+                else None, margin=self.chase_margin,
+                chase_model="directional" if self.ghost_model == "directional" else "random")
             self.last_decision = decision
             return decision.action
         tree = None

@@ -42,6 +42,15 @@ what `DirectionalGhost.distribution` gives), or `pincer_distribution` (module fu
   is the maze distance from the last position to its nearest dot (`nearest_food_distance`).
   Dying costs at least `ALIVE` against any line that survives.
 
+With survival `tables` (`pacman.chase`, the agent's `chase=H`), a playout that reaches the
+horizon alive counts, instead of 1, the exact chance `V_H` that Pacman survives `H` more moves
+of the food-free chase from its last position (`pacman.agents.survival.chase_value`: its
+dangerous ghosts; 1 when the tables do not hold the position) as its survival, and its reward
+is multiplied by it: a playout that ends just before a pincer closes counts as mostly lost.
+With `margin` below 1 the tables also cut the root (after the escape check): each root move is
+valued by one round of the real game and the tables (`pacman.agents.survival.move_survival`,
+the ghosts by `chase_model`), and a move more than `margin` below the best is dropped.
+
 **Tactics** (Pepels et al.'s survival and pill tactics). At a node, a tried move is *safe*
 while it has fewer than `SAFETY_VISITS` visits, then when its mean survival is at least
 `survival` (the threshold). Each playout first decides the
@@ -97,6 +106,7 @@ from pacman.agents.mcts_core import (
     select_ucb,
 )
 from pacman.agents.search_core import ChanceModel, action_name
+from pacman.agents.survival import Tables, chase_value, move_survival
 from pacman.rules import STOP
 
 __all__ = ["junction_search", "pincer_distribution", "ALIVE", "FOOD", "PROGRESS",
@@ -181,7 +191,8 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
                     node_limit: int | None = None, time_limit: float | None = None,
                     horizon: int = DEFAULT_JUNCTION_HORIZON, c: float = 1.0,
                     chance: ChanceModel | None = None, survival: float = DEFAULT_SURVIVAL,
-                    escape: int = 0, trace: bool = False,
+                    escape: int = 0, tables: Tables | None = None, margin: float = 1.0,
+                    chase_model: str = "directional", trace: bool = False,
                     clock: Callable[[], float] = _time.perf_counter) -> MCTSDecision:
     """Junction-level UCT from a Pacman `GameState` (Pacman to move) until the budget is spent
     (module docstring).
@@ -194,6 +205,12 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
         c: UCB1's exploration constant.
         chance: the ghosts' move probabilities; None: uniform.
         survival: the survival rate a move needs to be taken for its food (0 to 1).
+        escape: the escape check's moves (0: off).
+        tables: survival tables of one and two ghosts (`pacman.chase`) that value a playout
+            ending alive at the horizon; None: it counts as survived.
+        margin: with `tables`, root moves whose survival after one round is more than this
+            below the best move's are dropped (1 or more: none is).
+        chase_model: the ghosts of that round: "directional" or uniform ("random").
         trace: also return an `MCTSTrace` of the root (its principal variation lists the
             first move of each corridor on the most visited line).
         clock: the clock `time_limit` is measured on.
@@ -223,10 +240,18 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
             root_actions = tuple(kept)
             if len(root_actions) == 1:
                 return _single_move(root_actions[0], horizon, budget, float(c), trace)
+    if tables and margin < 1.0:
+        values = move_survival(state, root_actions, tables, chase_model)
+        if values is not None:
+            best = max(values)
+            root_actions = tuple(move for move, value in zip(root_actions, values, strict=True)
+                                 if value >= best - margin)
+            if len(root_actions) == 1:
+                return _single_move(root_actions[0], horizon, budget, float(c), trace)
     layout = state.layout
     graph = junction_graph(layout.walls, layout.width, layout.height)
     search = _JunctionSearch(state, graph, rng.random, root_actions, horizon, float(c), chance,
-                             float(survival))
+                             float(survival), tables or None)
     stopped = search.run(spent)
     return search.decision(stopped, trace, budget)
 
@@ -237,12 +262,14 @@ class _JunctionSearch:
 
     __slots__ = ("c", "chance", "done", "draw", "eaten", "generated", "graph", "hi", "horizon",
                  "lo", "num_agents", "path", "root", "root_actions", "state", "survival",
-                 "target", "tree_size")
+                 "tables", "target", "tree_size")
 
     def __init__(self, state: Any, graph: JunctionGraph, draw: Callable[[], float],
                  root_actions: tuple[Any, ...], horizon: int, c: float,
-                 chance: ChanceModel | None, survival: float) -> None:
+                 chance: ChanceModel | None, survival: float,
+                 tables: Tables | None = None) -> None:
         self.state, self.graph, self.draw = state, graph, draw
+        self.tables = tables
         self.root_actions, self.horizon, self.c = root_actions, horizon, c
         self.chance, self.survival = chance, survival
         self.num_agents = state.num_agents
@@ -407,9 +434,13 @@ class _JunctionSearch:
             alive, value = 1.0, 1.0
         else:
             alive = 1.0
+            if self.tables is not None:
+                chance = chase_value(s, self.tables)
+                if chance is not None:
+                    alive = chance
             food = min(1.0, self.eaten / self.horizon)
             near = min(float(s.nearest_food_distance()), PROGRESS_RANGE)
-            value = ALIVE + FOOD * food + PROGRESS * (1.0 - near / PROGRESS_RANGE)
+            value = alive * (ALIVE + FOOD * food + PROGRESS * (1.0 - near / PROGRESS_RANGE))
         if value < self.lo:
             self.lo = value
         if value > self.hi:

@@ -173,3 +173,115 @@ def test_a_junction_game_is_the_same_game_for_the_same_seed() -> None:
     first = play()
     assert first == play()
     assert "Stop" not in first[2][::3]
+
+
+# --------------------------------------------------------------------------- chase tables
+
+def test_a_playout_that_ends_alive_counts_the_chase_tables_survival() -> None:
+    import pacman.agents.mcts_junction as junction
+    from pacman.agents.mcts_core import PlayoutBudget
+    from pacman.agents.survival import chase_value
+    from pacman.chase.tables import survival_table
+
+    state = medium()
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
+              for ghosts in (1, 2)}
+    asked: list[float] = []
+
+    def spy(s: GameState, held: dict[int, object]) -> float | None:
+        assert held is tables and not (s.is_win() or s.is_lose())
+        value = chase_value(s, tables)
+        assert value is not None
+        asked.append(value)
+        return value
+
+    graph = junction_graph(state.layout.walls, state.layout.width, state.layout.height)
+    search = junction._JunctionSearch(state, graph, random.Random(3).random, (WEST, EAST), 12,
+                                      1.0, directional_distribution, 0.7, tables)
+    original = junction.chase_value
+    junction.chase_value = spy  # type: ignore[assignment]
+    try:
+        search.run(PlayoutBudget(40, None, None, lambda: 0.0))
+    finally:
+        junction.chase_value = original
+    root = search.root
+    caught = 40 - len(asked)
+    # every playout that was not caught counted the table's value where it ended as its
+    # survival (a caught one counts 0)
+    assert sum(root.counts.values()) == 40 and 0 <= caught < 40
+    assert sum(root.alive.values()) == pytest.approx(sum(asked), abs=1e-12)
+    assert min(asked) < 1.0
+
+
+def test_chase_tables_of_horizon_0_change_no_draw_and_no_decision() -> None:
+    from pacman.chase.tables import survival_table
+
+    state = medium()
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=0) for ghosts in (1, 2)}
+    plain = junction_search(state, random.Random(2), playouts=80,
+                            chance=directional_distribution, trace=True)
+    with_tables = junction_search(state, random.Random(2), playouts=80,
+                                  chance=directional_distribution, trace=True, tables=tables)
+    assert with_tables == plain  # V_0 is 1 wherever Pacman is not caught
+
+
+def test_the_chase_setting_is_described_refused_with_tree_move_and_replays() -> None:
+    assert MCTSAgent(chase=15).describe() == (
+        "MCTSAgent playouts=200 tree=junction horizon=30 c=1 ghost_model=directional "
+        "survival=0.7 escape=12 chase=15")
+    with pytest.raises(SettingsError, match=r"^MCTSAgent: chase applies only to "
+                                            r"tree=junction, not to tree=move$"):
+        MCTSAgent(tree="move", chase=15)
+    with pytest.raises(SettingsError, match="chase must be a whole number >= 0"):
+        MCTSAgent(chase=-1)
+
+    def play() -> tuple[str, int, tuple[str, ...], int]:
+        record = run_game(load_layout("smallClassic"), MCTSAgent(playouts=30, chase=8),
+                          [DirectionalGhost(1), DirectionalGhost(2)], seed=4, max_moves=20)
+        return str(record.outcome), record.score, record.actions, record.pacman_nodes
+
+    first = play()
+    assert first == play()
+
+
+def test_chase_margin_cuts_the_root_to_the_moves_near_the_best_survival() -> None:
+    from pacman.agents.survival import move_survival
+    from pacman.chase.tables import survival_table
+
+    state = GameState.initial(load_layout("smallClassic"), 2)
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=10)
+              for ghosts in (1, 2)}
+    rng = random.Random(0)
+    cut = 0
+    for _ in range(200):  # a random walk against directional ghosts, checked at every turn
+        moves = tuple(move for move in state.legal_actions(0) if move != STOP)
+        values = move_survival(state, moves, tables)
+        assert values is not None
+        kept = [move for move, value in zip(moves, values, strict=True)
+                if value >= max(values) - 0.1]
+        decision = junction_search(state, random.Random(1), playouts=20,
+                                   chance=directional_distribution, tables=tables, margin=0.1)
+        if len(kept) > 1:
+            assert [move.action for move in decision.root] == kept
+        else:
+            assert (decision.action, decision.stopped) == (kept[0], "single")
+        cut += len(kept) < len(moves)
+        state = state.successor(0, rng.choice(moves))
+        for ghost in (1, 2):
+            if state.is_win() or state.is_lose():
+                break
+            actions = state.legal_actions(ghost)
+            state = state.successor(ghost, actions[sample(directional_distribution(
+                state, ghost, actions), rng.random())])
+        if state.is_win() or state.is_lose():
+            state = GameState.initial(load_layout("smallClassic"), 2)
+    assert cut > 0  # the walk met positions where a move was dropped
+
+
+def sample(probabilities: list[float], draw: float) -> int:
+    total = 0.0
+    for index, p in enumerate(probabilities):
+        total += p
+        if draw < total:
+            return index
+    return len(probabilities) - 1

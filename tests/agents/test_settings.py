@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pacman.agents.ghosts import DirectionalGhost, DirectionalSettings
+from pacman.agents.mcts import MCTSSettings
 from pacman.agents.pacman_agents import (
     AlphaBetaAgent,
     AnytimeExpectimaxSettings,
@@ -88,6 +89,9 @@ def test_batch_settings_leave_out_observing_and_late_settings_at_their_default()
                     "survival_margin", "survival_weight"]
     assert {"survival", "survival_margin", "survival_weight"}.isdisjoint(settings)
     assert "repetition" not in settings  # at its default: old results keep their keys
+    mcts = MCTSSettings.batch_settings({"nodes": 6000})
+    assert {"chase", "chase_margin"}.isdisjoint(mcts)  # stored mcts games keep their keys
+    assert MCTSSettings.batch_settings({"nodes": 6000, "chase": 15})["chase"] == 15
 
 
 def test_the_changed_settings_are_the_ones_not_at_their_default() -> None:
