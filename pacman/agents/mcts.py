@@ -769,6 +769,8 @@ class MCTSSettings(AgentSettings):
         if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
                                 f"{self.playout}")
+        if not self.chase and self.chase_margin != 1.0:
+            raise SettingsError("chase_margin applies only with chase=H (the tables it cuts by)")
         if not self.reuse and self.decay != 1.0:
             raise SettingsError("decay applies only to reuse=true")
 

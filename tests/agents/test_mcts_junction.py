@@ -234,6 +234,11 @@ def test_the_chase_setting_is_described_refused_with_tree_move_and_replays() -> 
         MCTSAgent(tree="move", chase=15)
     with pytest.raises(SettingsError, match="chase must be a whole number >= 0"):
         MCTSAgent(chase=-1)
+    with pytest.raises(SettingsError, match=r"chase_margin applies only with chase=H"):
+        MCTSAgent(chase_margin=0.1)
+    with pytest.raises(SettingsError, match=r"chase_margin applies only with chase=H"):
+        MCTSAgent(tree="move", chase_margin=0.1)
+    assert MCTSAgent(chase=15, chase_margin=0.1).describe().endswith(" chase=15 chase_margin=0.1")
 
     def play() -> tuple[str, int, tuple[str, ...], int]:
         record = run_game(load_layout("smallClassic"), MCTSAgent(playouts=30, chase=8),
