@@ -167,7 +167,7 @@ from pacman.agents.settings import (
     setting,
     switch,
 )
-from pacman.agents.survival import Tables
+from pacman.agents.survival import Tables, layout_tables
 from pacman.errors import SettingsError
 
 # RootMove, PlayoutPolicy, sample_index, tie_draw, check_budget, one_budget and
@@ -849,16 +849,12 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         """The layout's survival tables of one and two ghosts (as many as the game has) for
         the ghost model: directional, uniform (`random`), else the worst case
         (`adversarial`), built once a game (`pacman.chase`)."""
-        from pacman.chase.tables import survival_table
-
         layout = state.layout
         if self._tables is None or self._tables_layout is not layout:
             model = {"directional": "directional", "uniform": "random"}.get(
                 self.ghost_model, "adversarial")
             self._tables_layout = layout
-            self._tables = {ghosts: survival_table(layout, ghosts=ghosts, model=model,
-                                                   horizon=self.chase)
-                            for ghosts in range(1, min(2, state.num_agents - 1) + 1)}
+            self._tables = layout_tables(layout, state.num_agents - 1, model, self.chase)
         return self._tables
 
     def get_action(self, state: SearchState) -> Any:

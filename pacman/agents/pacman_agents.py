@@ -39,7 +39,7 @@ from pacman.agents.settings import (
     switch,
     whole_number,
 )
-from pacman.agents.survival import SurvivalAware, Tables, survival_root
+from pacman.agents.survival import SurvivalAware, Tables, layout_tables, survival_root
 
 __all__ = [
     # the agents
@@ -492,15 +492,11 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
     def _survival_tables(self, state: SearchState) -> Tables:
         """The layout's survival tables of one and two ghosts (as many as the game has), of
         the model this agent believes, built once a game (`pacman.chase`)."""
-        from pacman.chase.tables import survival_table
-
         layout = state._maze.layout  # type: ignore[attr-defined]
         if self._tables is None or self._tables_layout is not layout:
             self._tables_layout = layout
-            self._tables = {ghosts: survival_table(layout, ghosts=ghosts,
-                                                   model=self._chase_model,
-                                                   horizon=self.survival)
-                            for ghosts in range(1, min(2, state.num_agents - 1) + 1)}
+            self._tables = layout_tables(layout, state.num_agents - 1, self._chase_model,
+                                         self.survival)
         return self._tables
 
     def _extra_settings(self) -> list[str]:

@@ -29,11 +29,22 @@ from pacman.agents.escape import cut_root
 from pacman.agents.ghosts import directional_distribution
 from pacman.agents.search_core import ActionGenerator, legal_actions
 
-__all__ = ["SurvivalAware", "Tables", "chase_value", "move_survival", "survival_root"]
+__all__ = ["SurvivalAware", "Tables", "chase_value", "layout_tables", "move_survival",
+           "survival_root"]
 
 #: survival tables by the number of ghosts they chase with (1 and 2), of one layout, model and
 #: horizon
 Tables = dict[int, Any]
+
+
+def layout_tables(layout: Any, ghosts: int, model: str, horizon: int) -> Tables:
+    """The survival tables of `layout` for one and two ghosts (as many as the game's `ghosts`,
+    at most 2) of `model` and `horizon`, from `pacman.chase.tables.survival_table` (built, or
+    read from its caches)."""
+    from pacman.chase.tables import survival_table  # the chase imports the agents' modules
+
+    return {count: survival_table(layout, ghosts=count, model=model, horizon=horizon)
+            for count in range(1, min(2, ghosts) + 1)}
 
 
 def _ghost_moves(state: Any, agent: int, model: str) -> list[tuple[Any, float]]:

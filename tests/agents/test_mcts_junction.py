@@ -11,7 +11,7 @@ import pytest
 from pacman import GameState
 from pacman.agents.ghosts import DirectionalGhost, directional_distribution
 from pacman.agents.junctions import junction_graph
-from pacman.agents.mcts import MCTSAgent, mcts_search
+from pacman.agents.mcts import MCTSAgent, mcts_search, sample_index
 from pacman.agents.mcts_junction import junction_search, pincer_distribution
 from pacman.agents.pacman_agents import score_evaluation
 from pacman.errors import SettingsError
@@ -276,17 +276,9 @@ def test_chase_margin_cuts_the_root_to_the_moves_near_the_best_survival() -> Non
             if state.is_win() or state.is_lose():
                 break
             actions = state.legal_actions(ghost)
-            state = state.successor(ghost, actions[sample(directional_distribution(
+            state = state.successor(ghost, actions[sample_index(directional_distribution(
                 state, ghost, actions), rng.random())])
         if state.is_win() or state.is_lose():
             state = GameState.initial(load_layout("smallClassic"), 2)
     assert cut > 0  # the walk met positions where a move was dropped
 
-
-def sample(probabilities: list[float], draw: float) -> int:
-    total = 0.0
-    for index, p in enumerate(probabilities):
-        total += p
-        if draw < total:
-            return index
-    return len(probabilities) - 1
