@@ -167,7 +167,7 @@ from pacman.agents.settings import (
     setting,
     switch,
 )
-from pacman.agents.survival import Tables, layout_tables
+from pacman.agents.survival import Tables, chase_model, layout_tables
 from pacman.errors import SettingsError
 
 # RootMove, PlayoutPolicy, sample_index, tie_draw, check_budget, one_budget and
@@ -847,14 +847,13 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
 
     def _chase_tables(self, state: Any) -> Tables:
         """The layout's survival tables of one and two ghosts (as many as the game has) for
-        the ghost model: directional, uniform (`random`), else the worst case
-        (`adversarial`), built once a game (`pacman.chase`)."""
+        the ghost model (`pacman.agents.survival.chase_model`), built once a game
+        (`pacman.chase`)."""
         layout = state.layout
         if self._tables is None or self._tables_layout is not layout:
-            model = {"directional": "directional", "uniform": "random"}.get(
-                self.ghost_model, "adversarial")
             self._tables_layout = layout
-            self._tables = layout_tables(layout, state.num_agents - 1, model, self.chase)
+            self._tables = layout_tables(layout, state.num_agents - 1,
+                                         chase_model(self.ghost_model), self.chase)
         return self._tables
 
     def get_action(self, state: SearchState) -> Any:
@@ -877,7 +876,7 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                 escape=self.escape, trace=self.trace,
                 tables=self._chase_tables(state) if self.chase and state.num_agents > 1
                 else None, margin=self.chase_margin,
-                chase_model="directional" if self.ghost_model == "directional" else "random")
+                chase_model=chase_model(self.ghost_model))
             self.last_decision = decision
             return decision.action
         tree = None

@@ -106,7 +106,7 @@ from pacman.agents.mcts_core import (
     select_ucb,
 )
 from pacman.agents.search_core import ChanceModel, action_name
-from pacman.agents.survival import Tables, chase_value, move_survival
+from pacman.agents.survival import Tables, chase_value, move_survival, within_margin
 from pacman.rules import STOP
 
 __all__ = ["junction_search", "pincer_distribution", "ALIVE", "FOOD", "PROGRESS",
@@ -210,7 +210,8 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
             ending alive at the horizon; None: it counts as survived.
         margin: with `tables`, root moves whose survival after one round is more than this
             below the best move's are dropped (1 or more: none is).
-        chase_model: the ghosts of that round: "directional" or uniform ("random").
+        chase_model: the ghosts of that round: "directional", uniform ("random") or the worst
+            case ("adversarial"), as `pacman.agents.survival.chase_model` names them.
         trace: also return an `MCTSTrace` of the root (its principal variation lists the
             first move of each corridor on the most visited line).
         clock: the clock `time_limit` is measured on.
@@ -243,9 +244,7 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     if tables and margin < 1.0:
         values = move_survival(state, root_actions, tables, chase_model)
         if values is not None:
-            best = max(values)
-            root_actions = tuple(move for move, value in zip(root_actions, values, strict=True)
-                                 if value >= best - margin)
+            root_actions = tuple(within_margin(root_actions, values, margin))
             if len(root_actions) == 1:
                 return _single_move(root_actions[0], horizon, budget, float(c), trace)
     layout = state.layout

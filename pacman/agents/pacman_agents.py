@@ -39,7 +39,7 @@ from pacman.agents.settings import (
     switch,
     whole_number,
 )
-from pacman.agents.survival import SurvivalAware, Tables, layout_tables, survival_root
+from pacman.agents.survival import SurvivalAware, Tables, chase_model, layout_tables, survival_root
 
 __all__ = [
     # the agents
@@ -486,8 +486,9 @@ class _AnytimeAgent(SearchAgent[AS], Generic[AS]):
     @property
     def _chase_model(self) -> str:
         """The ghosts the survival tables assume: the directional ghost's own probabilities
-        when this agent believes them (`ghost_model=directional`), else uniform ones."""
-        return "directional" if getattr(self, "ghost_model", "") == "directional" else "random"
+        when this agent believes them (`ghost_model=directional`), else uniform ones
+        (`pacman.agents.survival.chase_model`)."""
+        return chase_model(getattr(self, "ghost_model", None))
 
     def _survival_tables(self, state: SearchState) -> Tables:
         """The layout's survival tables of one and two ghosts (as many as the game has), of

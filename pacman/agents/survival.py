@@ -29,12 +29,30 @@ from pacman.agents.escape import cut_root
 from pacman.agents.ghosts import directional_distribution
 from pacman.agents.search_core import ActionGenerator, legal_actions
 
-__all__ = ["SurvivalAware", "Tables", "chase_value", "layout_tables", "move_survival",
-           "survival_root"]
+__all__ = ["SurvivalAware", "Tables", "chase_model", "chase_value", "layout_tables",
+           "move_survival", "survival_root", "within_margin"]
 
 #: survival tables by the number of ghosts they chase with (1 and 2), of one layout, model and
 #: horizon
 Tables = dict[int, Any]
+
+
+def chase_model(ghost_model: str | None) -> str:
+    """The ghosts of the survival tables (and of the round before them) for a search that
+    models its ghosts as `ghost_model`: the directional ghost's own probabilities
+    (`directional`) when it believes them, the worst case (`adversarial`) when it searches the
+    ghosts as adversaries (`adversarial`, or MCTS's `pincer`), else uniform (`random`)."""
+    if ghost_model == "directional":
+        return "directional"
+    return "adversarial" if ghost_model in ("adversarial", "pincer") else "random"
+
+
+def within_margin(actions: Sequence[Any], values: Sequence[float], margin: float) -> list[Any]:
+    """The `actions` (in their order) whose `values` are at least the best value less
+    `margin`: the moves a survival cut keeps."""
+    best = max(values)
+    return [action for action, value in zip(actions, values, strict=True)
+            if value >= best - margin]
 
 
 def layout_tables(layout: Any, ghosts: int, model: str, horizon: int) -> Tables:
@@ -72,9 +90,31 @@ def chase_value(state: Any, tables: Tables) -> float | None:
     return None if table is None else table.of_state(state, dangerous)
 
 
+def _worst_after_round(state: Any, tables: Tables, agent: int) -> float | None:
+    """The chance of surviving the tables' horizon after the ghosts' moves from `state`
+    (ghost `agent` to move, then the ones after it), each ghost making the move worst for
+    Pacman."""
+    if state.is_lose():
+        return 0.0
+    if state.is_win():
+        return 1.0
+    if agent == state.num_agents:
+        return chase_value(state, tables)
+    worst = 1.0
+    for action in state.legal_actions(agent):
+        value = _worst_after_round(state.successor(agent, action), tables, agent + 1)
+        if value is None:
+            return None
+        worst = min(worst, value)
+    return worst
+
+
 def _after_round(state: Any, tables: Tables, model: str) -> float | None:
     """The chance of surviving the tables' horizon after the ghosts' moves from `state`
-    (ghost 1 to move), each ghost moving with the model's probabilities."""
+    (ghost 1 to move), each ghost moving with the model's probabilities (`adversarial`: the
+    move worst for Pacman)."""
+    if model == "adversarial":
+        return _worst_after_round(state, tables, 1)
     total = 0.0
     agents = state.num_agents
 
@@ -129,9 +169,7 @@ def survival_root(state: Any, legal: ActionGenerator | None, tables: Tables, mar
     values = move_survival(state, actions, tables, model)
     if values is None:
         return legal, None
-    best = max(values)
-    kept = [action for action, value in zip(actions, values, strict=True)
-            if value >= best - margin]
+    kept = within_margin(actions, values, margin)
     if len(kept) == len(actions):
         return legal, values
     return cut_root(state, base, kept), values

@@ -5,6 +5,7 @@ the move-level search still reachable with `tree=move`."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -282,3 +283,33 @@ def test_chase_margin_cuts_the_root_to_the_moves_near_the_best_survival() -> Non
             state = GameState.initial(load_layout("smallClassic"), 2)
     assert cut > 0  # the walk met positions where a move was dropped
 
+
+
+@pytest.mark.parametrize(("ghost_model", "expected"), [
+    ("directional", "directional"), ("uniform", "random"), ("adversarial", "adversarial"),
+    ("pincer", "adversarial")])
+def test_the_tables_and_the_root_round_take_the_ghosts_alike(
+        monkeypatch: pytest.MonkeyPatch, ghost_model: str, expected: str) -> None:
+    # chase_margin values each root move by one round of the game and then the tables: the
+    # ghosts of that round are the tables' own, whatever the search's ghost model
+    import pacman.agents.mcts as mcts_module
+    import pacman.agents.mcts_junction as junction_module
+
+    seen: dict[str, str] = {}
+    real_tables, real_survival = mcts_module.layout_tables, junction_module.move_survival
+
+    def tables(layout: Any, ghosts: int, model: str, horizon: int) -> Any:
+        seen["tables"] = model
+        return real_tables(layout, ghosts, model, horizon)
+
+    def survival(state: Any, actions: Any, tables: Any, model: str = "directional") -> Any:
+        seen["round"] = model
+        return real_survival(state, actions, tables, model)
+
+    monkeypatch.setattr(mcts_module, "layout_tables", tables)
+    monkeypatch.setattr(junction_module, "move_survival", survival)
+    state = GameState.initial(load_layout("smallClassic"), 2)
+    agent = MCTSAgent(playouts=10, ghost_model=ghost_model, escape=0, chase=6, chase_margin=0.1)
+    agent.register_initial_state(state)
+    agent.get_action(state)
+    assert seen == {"tables": expected, "round": expected}

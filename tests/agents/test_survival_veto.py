@@ -10,7 +10,7 @@ import pytest
 from pacman import GameState, load_layout
 from pacman.agents.ghosts import DirectionalGhost
 from pacman.agents.registry import make_agent
-from pacman.agents.survival import move_survival, survival_root
+from pacman.agents.survival import chase_model, move_survival, survival_root, within_margin
 from pacman.chase.tables import survival_table
 
 
@@ -37,22 +37,36 @@ def positions(layout_name: str, games: int, moves: int, scared: bool = False
     return found
 
 
+@pytest.mark.parametrize("model", ["directional", "random", "adversarial"])
 @pytest.mark.parametrize("layout_name", ["smallClassic", "trappedClassic"])
-def test_the_best_move_is_worth_the_next_horizon_of_the_table(layout_name: str) -> None:
+def test_the_best_move_is_worth_the_next_horizon_of_the_table(layout_name: str,
+                                                              model: str) -> None:
     # One round of the real game, then V_H: the best move's value is V_{H+1} of the table, on
-    # every position met (the veto and the dynamic programme agree to rounding)
+    # every position met (the veto and the dynamic programme agree to rounding), for the ghosts
+    # of each model: their probabilities, or (adversarial) the move worst for Pacman
     layout = load_layout(layout_name)
-    shorter = survival_table(layout, ghosts=2, horizon=4)
-    longer = survival_table(layout, ghosts=2, horizon=5)
+    shorter = survival_table(layout, ghosts=2, model=model, horizon=4)
+    longer = survival_table(layout, ghosts=2, model=model, horizon=5)
     checked = 0
     for state in positions(layout_name, 6, 40):
-        values = move_survival(state, state.legal_actions(0), {2: shorter})
+        values = move_survival(state, state.legal_actions(0), {2: shorter}, model)
         expected = longer.of_state(state)
         if values is None or expected is None:
             continue
         assert max(values) == pytest.approx(expected, abs=1e-12)
         checked += 1
     assert checked >= 10
+
+
+def test_each_ghost_model_has_its_chase_model() -> None:
+    assert [chase_model(name) for name in ("directional", "uniform", None, "adversarial",
+                                           "pincer")] == [
+        "directional", "random", "random", "adversarial", "adversarial"]
+
+
+def test_within_margin_keeps_the_moves_near_the_best_in_their_order() -> None:
+    assert within_margin(["N", "S", "E", "W"], [0.5, 0.95, 0.9, 0.84], 0.1) == ["S", "E"]
+    assert within_margin(["N", "S"], [0.3, 0.3], 0.0) == ["N", "S"]
 
 
 def test_the_veto_keeps_the_moves_within_the_margin_of_the_best() -> None:
