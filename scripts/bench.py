@@ -4,7 +4,9 @@ allowed one), the anytime search against plain alpha-beta and expectimax, and wh
 the anytime expectimax keep a time budget (`mcts-time`), and the Gymnasium env's steps/s
 (`env`: mediumClassic, also in vector envs; `env-small`: one env, smallClassic, directional
 ghosts), and the exact survival tables of the food-free chase (`chase-tables`: build time
-on smallClassic and mediumClassic, lookups/s).
+on smallClassic and mediumClassic, lookups/s), and the node budgets' calibration
+(`calibrate`: the nodes a move the strongest agent searches in 40 ms and 0.1 s, the time its
+node budgets take).
 
 Run `python scripts/bench.py` for a readable table, `--json` for JSON, `--only NAME` to run
 one benchmark. Figures are wall-clock on this machine: take the best of `--repeat` runs.
@@ -896,6 +898,41 @@ def bench_chase_tables(repeat: int, horizon: int = 40) -> dict[str, Any]:
     return figures
 
 
+def bench_calibrate(repeat: int) -> dict[str, Any]:
+    """The node budgets' calibration (docs/results.md, 2026-11-27): the nodes a move the
+    strongest agent (the anytime expectimax, `learned`, the directional ghost model) searches in
+    0.04 s and 0.1 s, over two 80-move mediumClassic games against two directional ghosts (seeds
+    0 and 1); then the milliseconds a move its node budgets 3,700 and 9,400 take, and 3,700 with
+    the survival leaf term (`survival=15,survival_margin=1,survival_weight=1000`). Run it on an
+    idle machine: a busy one searches fewer nodes in the same time. `repeat` is not used."""
+    from pacman.agents.ghosts import DirectionalGhost
+    from pacman.agents.pacman_agents import IterativeExpectimaxAgent
+
+    layout = load_layout("mediumClassic")
+    base = {"ghost_model": "directional", "evaluation": "learned"}
+    leaf = {"survival": 15, "survival_margin": 1.0, "survival_weight": 1000.0}
+    rows: dict[str, dict[str, Any]] = {
+        "time=0.04": {"time": 0.04}, "time=0.1": {"time": 0.1},
+        "nodes=3700": {"time": 0, "nodes": 3700}, "nodes=9400": {"time": 0, "nodes": 9400},
+        "nodes=3700 leaf term": {"time": 0, "nodes": 3700, **leaf}}
+    figures: dict[str, Any] = {"load_before": os.getloadavg()[0]}
+    for label, settings in rows.items():
+        moves = nodes = 0
+        times: list[float] = []
+        for seed in (0, 1):
+            record = run_game(layout, IterativeExpectimaxAgent(**base, **settings),
+                              [DirectionalGhost(1), DirectionalGhost(2)], seed=seed,
+                              max_moves=80)
+            moves += record.pacman_moves
+            nodes += sum(record.pacman_nodes)
+            times += record.pacman_move_times
+        figures[label] = {"nodes_per_move": nodes / moves,
+                          "median_ms": 1000 * statistics.median(times),
+                          "mean_ms": 1000 * statistics.fmean(times)}
+    figures["load_after"] = os.getloadavg()[0]
+    return figures
+
+
 def _best(run: Callable[[], int], repeat: int) -> tuple[int, float]:
     results = []
     for _ in range(repeat):
@@ -926,6 +963,7 @@ BENCHMARKS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "host": lambda a: bench_host(a.repeat),
     "live-latency": lambda a: bench_live_latency(),
     "chase-tables": lambda a: bench_chase_tables(a.repeat),
+    "calibrate": lambda a: bench_calibrate(a.repeat),
 }
 
 
