@@ -284,7 +284,6 @@ def test_chase_margin_cuts_the_root_to_the_moves_near_the_best_survival() -> Non
     assert cut > 0  # the walk met positions where a move was dropped
 
 
-
 @pytest.mark.parametrize(("ghost_model", "expected"), [
     ("directional", "directional"), ("uniform", "random"), ("adversarial", "adversarial"),
     ("pincer", "adversarial")])
