@@ -644,6 +644,14 @@ TREES = ("junction", "move")
 TREE_DEFAULTS: dict[str, tuple[int, str]] = {"junction": (30, "directional"),
                                              "move": (10, "uniform")}
 
+#: the survival tables' horizon with chase=auto
+AUTO_CHASE = 15
+#: the most states (Pacman's cells times the ghosts' configurations squared, with two ghosts)
+#: of a layout's survival table that chase=auto builds: about 10 s and 200 MB
+AUTO_CHASE_STATES = 20_000_000
+#: chase_margin's default: the root cut of the junction tree with survival tables
+DEFAULT_CHASE_MARGIN = 0.01
+
 #: the settings only the move-level tree reads, with their defaults
 MOVE_ONLY: dict[str, Any] = {"evaluation": "score", "allow_stop": True, "playout": "random",
                              "epsilon": DEFAULT_EPSILON, "reuse": False, "decay": 1.0,
@@ -658,6 +666,12 @@ def _escape_moves(name: str, value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         return f"{name} must be a whole number >= 0, got {value!r}"
     return None
+
+
+def _chase_horizon(name: str, value: Any) -> str | None:
+    if value == "auto" or _escape_moves(name, value) is None:
+        return None
+    return f"{name} must be auto or a whole number >= 0, got {value!r}"
 
 
 def _optional_model(name: str, value: Any) -> str | None:
@@ -712,15 +726,17 @@ class MCTSSettings(AgentSettings):
         "many of his moves against ghosts that all chase him (the anytime agents' escape "
         "check, its time inside a time budget, its positions in no node count), unless none "
         "does; 0: off", check=_escape_moves)
-    chase: int = setting(
-        0, "tree=junction only: a playout that reaches its horizon alive counts the exact "
+    chase: int | str = setting(
+        "auto", "tree=junction only: a playout that reaches its horizon alive counts the exact "
         "chance of surviving this many more moves of the food-free chase from where it ended "
-        "(a survival table of the layout for the ghost model, built at the game's start), not "
-        "1, and its reward times that; 0: off", check=_escape_moves, late=True)
+        "(a survival table of the layout for the ghost model, built at the game's start or read "
+        "from the cache), not 1, and its reward times that; auto: 15 on a layout whose table "
+        f"holds at most {AUTO_CHASE_STATES // 1_000_000} million states (mediumClassic's holds 6 "
+        "million), off on a larger one; 0: off", check=_chase_horizon)
     chase_margin: float = setting(
-        1.0, "with chase=H: drop the root moves whose chance of surviving one round and then "
-        "H moves of the chase is more than this below the best move's; 1: none is dropped",
-        check=probability, late=True)
+        DEFAULT_CHASE_MARGIN, "with the tables (chase): drop the root moves whose chance of "
+        "surviving one round and then the chase's moves is more than this below the best "
+        "move's; 1: none is dropped", check=probability)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -760,17 +776,19 @@ class MCTSSettings(AgentSettings):
                 if getattr(self, name) != default:
                     raise SettingsError(f"{name} applies only to tree=move, not to "
                                         "tree=junction")
-        elif self.survival != 0.7 or self.escape != 12 or self.chase:
+        elif (self.survival != 0.7 or self.escape != 12 or self.chase not in ("auto", 0)
+              or self.chase_margin != DEFAULT_CHASE_MARGIN):
             name = ("survival" if self.survival != 0.7 else "escape" if self.escape != 12
-                    else "chase")
+                    else "chase" if self.chase not in ("auto", 0) else "chase_margin")
             raise SettingsError(f"{name} applies only to tree=junction, not to tree=move")
         elif self.ghost_model == "pincer":
             raise SettingsError("ghost_model=pincer applies only to tree=junction")
         if self.playout != "greedy" and self.epsilon != DEFAULT_EPSILON:
             raise SettingsError(f"epsilon applies only to playout=greedy, not to playout="
                                 f"{self.playout}")
-        if not self.chase and self.chase_margin != 1.0:
-            raise SettingsError("chase_margin applies only with chase=H (the tables it cuts by)")
+        if self.chase == 0 and self.chase_margin != DEFAULT_CHASE_MARGIN:
+            raise SettingsError("chase_margin applies only with the tables (chase=auto or "
+                                "chase=H), not with chase=0")
         if not self.reuse and self.decay != 1.0:
             raise SettingsError("decay applies only to reuse=true")
 
@@ -798,7 +816,7 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         self.survival = float(chosen.survival)
         self.escape = chosen.escape
         self.chase, self.chase_margin = chosen.chase, float(chosen.chase_margin)
-        self._tables: Tables | None = None  # this game's survival tables, with chase=H
+        self._tables: Tables | None = None  # this game's survival tables, if any
         self._tables_layout: Any = None  # the layout they are of
         self._chance = (_pincer() if self.ghost_model == "pincer"
                         else ghost_chance(self.ghost_model))
@@ -814,15 +832,15 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
 
     def settings_text(self) -> str:
         """E.g. `playouts=200 tree=junction horizon=30 c=1 ghost_model=directional
-        survival=0.7`, or with tree=move (which it does not name: every description before
-        the setting existed is of that tree) `playouts=200 score horizon=10 c=1`."""
+        survival=0.7 escape=12 chase=auto chase_margin=0.01`, or with tree=move (which it
+        does not name: every description before the setting existed is of that tree)
+        `playouts=200 score horizon=10 c=1`."""
         if self.tree == "junction":
             return (f"{budget_text(self.playouts, self.nodes, self.time)} tree=junction "
                     f"horizon={self.horizon} c={self.c:g} ghost_model={self.ghost_model} "
                     f"survival={self.survival:g} escape={self.escape}"
-                    + (f" chase={self.chase}" if self.chase else "")
-                    + (f" chase_margin={self.chase_margin:g}" if self.chase_margin != 1.0
-                       else ""))
+                    + f" chase={self.chase}"
+                    + (f" chase_margin={self.chase_margin:g}" if self.chase else ""))
         parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
                  f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":
@@ -838,22 +856,33 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         return " ".join(parts)
 
     def register_initial_state(self, state: SearchState) -> None:
-        """A new game: no tree is kept from an earlier one; with `chase=H`, the layout's
-        survival tables are built (or read from the cache) now, before the first move."""
+        """A new game: no tree is kept from an earlier one; with the survival tables (`chase`),
+        the layout's tables are built (or read from the cache) now, before the first move."""
         self._kept = None
-        if self.chase and self.tree == "junction" and hasattr(state, "layout") \
-                and state.num_agents > 1:
-            self._chase_tables(state)
+        self._chase_tables(state)
 
-    def _chase_tables(self, state: Any) -> Tables:
+    def _chase_tables(self, state: Any) -> Tables | None:
         """The layout's survival tables of one and two ghosts (as many as the game has) for
         the ghost model (`pacman.agents.survival.chase_model`), built once a game
-        (`pacman.chase`)."""
+        (`pacman.chase`); None with chase=0, with tree=move, in a game without ghosts or a
+        state without a layout, and with chase=auto on a layout whose table would hold more
+        than `AUTO_CHASE_STATES` states."""
+        if not self.chase or self.tree != "junction" or not hasattr(state, "layout") \
+                or state.num_agents < 2:
+            return None
         layout = state.layout
-        if self._tables is None or self._tables_layout is not layout:
+        if self._tables_layout is not layout:
+            from pacman.chase.moves import table_states  # the chase imports the agents' modules
+
+            ghosts = state.num_agents - 1
+            if self.chase == "auto":
+                horizon = AUTO_CHASE if table_states(layout, min(2, ghosts)) \
+                    <= AUTO_CHASE_STATES else 0
+            else:
+                horizon = int(self.chase)
             self._tables_layout = layout
-            self._tables = layout_tables(layout, state.num_agents - 1,
-                                         chase_model(self.ghost_model), self.chase)
+            self._tables = layout_tables(layout, ghosts, chase_model(self.ghost_model),
+                                         horizon) if horizon else None
         return self._tables
 
     def get_action(self, state: SearchState) -> Any:
@@ -874,8 +903,7 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                 time_limit=None if self.time is None else float(self.time),
                 horizon=self.horizon, c=self.c, chance=self._chance, survival=self.survival,
                 escape=self.escape, trace=self.trace,
-                tables=self._chase_tables(state) if self.chase and state.num_agents > 1
-                else None, margin=self.chase_margin,
+                tables=self._chase_tables(state), margin=self.chase_margin,
                 chase_model=chase_model(self.ghost_model))
             self.last_decision = decision
             return decision.action

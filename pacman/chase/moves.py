@@ -116,6 +116,20 @@ def chase_moves(layout: Layout, model: str, prob_attack: float) -> ChaseMoves:
                       pacman_moves, at_cell)
 
 
+def table_states(layout: Layout, ghosts: int) -> int:
+    """The states of the chase on `layout` with `ghosts` ghosts, counted without building
+    anything: Pacman's cells times the ghosts' configurations (as `chase_moves` numbers them:
+    a cell and the heading it was entered by, or Stop on a ghost start) to the power `ghosts`.
+    The same for every model."""
+    maze = maze_for(layout)
+    cells = set(maze.cells)
+    starts_at = set(layout.ghost_starts)
+    configs = sum((cell in starts_at) if heading is STOP
+                  else (_step(cell, heading.reverse) in cells)
+                  for cell in maze.cells for heading in CANONICAL_ORDER)
+    return int(len(maze.cells) * configs ** ghosts)
+
+
 def _step(cell: Position, direction: Direction) -> Position:
     """The cell one `direction` move from `cell` (itself for Stop)."""
     dx, dy = direction.vector

@@ -52,7 +52,10 @@ def mcts_settings(description: str) -> dict[str, Any]:
     horizon=10 c=1`): each `key=value` word typed as `-a` types it, and the one bare word as
     the evaluation. A description without `tree=` is of the move-level tree (every one
     written before the junction tree existed, and every move-level one since: its
-    description does not name the tree), so it reads as `tree=move`."""
+    description does not name the tree), so it reads as `tree=move`. A junction tree's
+    description names `chase` and `chase_margin` since the tables became its default; one
+    written before reads as it played: without `chase=`, `chase=0`; with it but without
+    `chase_margin=`, `chase_margin=1`."""
     settings: dict[str, Any] = {}
     for word in description.split()[1:]:
         key, sep, value = word.partition("=")
@@ -61,6 +64,10 @@ def mcts_settings(description: str) -> dict[str, Any]:
         elif "evaluation" not in settings:
             settings["evaluation"] = word
     settings.setdefault("tree", "move")
+    if settings["tree"] == "junction":  # written before chase=auto was the default
+        settings.setdefault("chase", 0)
+        if settings["chase"] != 0:
+            settings.setdefault("chase_margin", 1.0)
     return settings
 
 
@@ -145,7 +152,8 @@ def explain_mcts(move: MCTSMove) -> tuple[list[str], int]:
 #: Pacman move is replayed by its one draw of the game's generator, not by a search
 STATELESS_SETTINGS = frozenset(("playouts", "nodes", "time", "horizon", "evaluation", "c",
                                 "ghost_model", "allow_stop", "playout", "epsilon", "trace",
-                                "leaf_depth", "decay", "tree", "survival", "escape"))
+                                "leaf_depth", "decay", "tree", "survival", "escape", "chase",
+                                "chase_margin"))
 
 
 def _agent(move: MCTSMove, settings: Mapping[str, Any]) -> Any:

@@ -138,7 +138,8 @@ def test_pincer_ghosts_head_for_the_junctions_in_front_of_and_behind_pacman() ->
 
 def test_the_defaults_are_the_junction_tree_and_every_move_only_setting_is_refused() -> None:
     assert MCTSAgent().describe() == ("MCTSAgent playouts=200 tree=junction horizon=30 c=1 "
-                                      "ghost_model=directional survival=0.7 escape=12")
+                                      "ghost_model=directional survival=0.7 escape=12 "
+                                      "chase=auto chase_margin=0.01")
     for values, name in (({"evaluation": "better"}, "evaluation"), ({"reuse": True}, "reuse"),
                          ({"playout": "greedy"}, "playout"), ({"leaf_depth": 1}, "leaf_depth"),
                          ({"allow_stop": False}, "allow_stop")):
@@ -229,17 +230,23 @@ def test_chase_tables_of_horizon_0_change_no_draw_and_no_decision() -> None:
 def test_the_chase_setting_is_described_refused_with_tree_move_and_replays() -> None:
     assert MCTSAgent(chase=15).describe() == (
         "MCTSAgent playouts=200 tree=junction horizon=30 c=1 ghost_model=directional "
-        "survival=0.7 escape=12 chase=15")
+        "survival=0.7 escape=12 chase=15 chase_margin=0.01")
+    assert MCTSAgent(chase=0).describe().endswith(" escape=12 chase=0")
     with pytest.raises(SettingsError, match=r"^MCTSAgent: chase applies only to "
                                             r"tree=junction, not to tree=move$"):
         MCTSAgent(tree="move", chase=15)
-    with pytest.raises(SettingsError, match="chase must be a whole number >= 0"):
-        MCTSAgent(chase=-1)
-    with pytest.raises(SettingsError, match=r"chase_margin applies only with chase=H"):
-        MCTSAgent(chase_margin=0.1)
-    with pytest.raises(SettingsError, match=r"chase_margin applies only with chase=H"):
+    assert MCTSAgent(tree="move", chase=0).describe() == MCTSAgent(tree="move").describe()
+    for bad in (-1, "always", 1.5):
+        with pytest.raises(SettingsError, match="chase must be auto or a whole number >= 0"):
+            MCTSAgent(chase=bad)
+    with pytest.raises(SettingsError, match=r"chase_margin applies only with the tables "
+                                            r"\(chase=auto or chase=H\), not with chase=0$"):
+        MCTSAgent(chase=0, chase_margin=0.1)
+    with pytest.raises(SettingsError, match=r"^MCTSAgent: chase_margin applies only to "
+                                            r"tree=junction, not to tree=move$"):
         MCTSAgent(tree="move", chase_margin=0.1)
     assert MCTSAgent(chase=15, chase_margin=0.1).describe().endswith(" chase=15 chase_margin=0.1")
+    assert MCTSAgent(chase_margin=1).describe().endswith(" chase=auto chase_margin=1")
 
     def play() -> tuple[str, int, tuple[str, ...], int]:
         record = run_game(load_layout("smallClassic"), MCTSAgent(playouts=30, chase=8),
@@ -248,6 +255,58 @@ def test_the_chase_setting_is_described_refused_with_tree_move_and_replays() -> 
 
     first = play()
     assert first == play()
+
+
+def test_chase_auto_builds_the_tables_of_horizon_15_on_a_layout_within_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import pacman.agents.mcts as mcts
+    from pacman.chase.moves import chase_moves, table_states
+    from pacman.chase.tables import survival_table
+
+    for name in ("smallClassic", "trappedClassic", "mediumClassic"):
+        layout = load_layout(name)
+        moves = chase_moves(layout, "directional", 0.8)
+        for ghosts in (1, 2):
+            assert table_states(layout, ghosts) == len(moves.cells) * len(moves.configs) ** ghosts
+    state = GameState.initial(load_layout("smallClassic"), 2)  # 1,440,000 states with two
+    monkeypatch.setattr(mcts, "AUTO_CHASE_STATES", 1_440_000)
+    agent = MCTSAgent(playouts=30)
+    agent.register_initial_state(state)
+    tables = agent._chase_tables(state)
+    assert tables is not None and sorted(tables) == [1, 2]
+    assert all(table is survival_table(state.layout, ghosts=ghosts, horizon=15)
+               for ghosts, table in tables.items())
+    monkeypatch.setattr(mcts, "AUTO_CHASE_STATES", 1_439_999)
+    for agent in (MCTSAgent(playouts=30), MCTSAgent(playouts=30, chase=0),
+                  MCTSAgent(tree="move", playouts=30)):
+        agent.register_initial_state(state)
+        assert agent._chase_tables(state) is None
+    explicit = MCTSAgent(playouts=30, chase=15)  # asked for: built whatever the limit
+    assert explicit._chase_tables(state) == tables
+
+
+def test_the_default_agent_searches_with_the_tables_and_the_margin() -> None:
+    from pacman.chase.tables import survival_table
+
+    state = GameState.initial(load_layout("smallClassic"), 2)
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
+              for ghosts in (1, 2)}
+    for _ in range(6):  # a few moves in, where the ghosts are near enough to matter
+        state = state.successor(0, WEST if WEST in state.legal_actions(0) else EAST)
+        for agent in (1, 2):
+            state = state.successor(agent, state.legal_actions(agent)[0])
+    agent = MCTSAgent(playouts=60, trace=True)
+    agent.rng = random.Random(3)
+    agent.register_initial_state(state)
+    agent.get_action(state)
+    seed = random.Random(3).getrandbits(64)
+    expected = junction_search(state, random.Random(seed), playouts=60,
+                               chance=directional_distribution, escape=12, tables=tables,
+                               margin=0.01, trace=True)
+    assert agent.last_decision == expected
+    plain = junction_search(state, random.Random(seed), playouts=60,
+                            chance=directional_distribution, escape=12, trace=True)
+    assert expected != plain  # the tables change the search here
 
 
 def test_chase_margin_cuts_the_root_to_the_moves_near_the_best_survival() -> None:

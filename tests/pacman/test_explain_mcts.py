@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pacman.agents.ghosts import DirectionalGhost
+from pacman.agents.mcts import MCTSAgent
 from pacman.cli import explain_mcts, main
 from pacman.cli.explain_mcts import mcts_settings, mcts_text
 from pacman.display.search_panel import value_text
@@ -75,6 +76,14 @@ def test_the_text_of_a_summary() -> None:
         "tree": "move"}  # a description without tree= is of the move tree
     assert mcts_settings("MCTSAgent playouts=40 tree=junction horizon=30 c=1")["tree"] == (
         "junction")
+    # junction descriptions written before the tables were the default read as they played
+    old = "MCTSAgent nodes=6000 tree=junction horizon=30 c=1 ghost_model=directional"
+    assert (mcts_settings(old)["chase"], "chase_margin" in mcts_settings(old)) == (0, False)
+    assert mcts_settings(f"{old} chase=15") == {**mcts_settings(old), "chase": 15,
+                                                    "chase_margin": 1.0}
+    now = MCTSAgent(nodes=6000).describe()
+    assert (mcts_settings(now)["chase"], mcts_settings(now)["chase_margin"]) == ("auto", 0.01)
+    assert MCTSAgent(**mcts_settings(now)).describe() == now
 
 
 @pytest.mark.parametrize("game", ["playouts", "nodes"])
