@@ -42,9 +42,9 @@ what `DirectionalGhost.distribution` gives), or `pincer_distribution` (module fu
   is the maze distance from the last position to its nearest dot (`nearest_food_distance`).
   Dying costs at least `ALIVE` against any line that survives.
 
-With survival `tables` (`pacman.chase`, the agent's `chase=H`), a playout that reaches the
-horizon alive counts, instead of 1, the exact chance `V_H` that Pacman survives `H` more moves
-of the food-free chase from its last position (`pacman.agents.survival.chase_value`: its
+With survival `tables` (`pacman.chase`; the agent's `chase`, on by default), a playout that
+reaches the horizon alive counts, instead of 1, the exact chance `V_H` that Pacman survives `H`
+more moves of the food-free chase from its last position (`pacman.agents.survival.chase_value`: its
 dangerous ghosts; 1 when the tables do not hold the position) as its survival, and its reward
 is multiplied by it: a playout that ends just before a pincer closes counts as mostly lost.
 With `margin` below 1 the tables also cut the root (after the escape check): each root move is
