@@ -49,7 +49,10 @@ dangerous ghosts; 1 when the tables do not hold the position) as its survival, a
 is multiplied by it: a playout that ends just before a pincer closes counts as mostly lost.
 With `margin` below 1 the tables also cut the root (after the escape check): each root move is
 valued by one round of the real game and the tables (`pacman.agents.survival.move_survival`,
-the ghosts by `chase_model`), and a move more than `margin` below the best is dropped.
+the ghosts by `chase_model`), and a move more than `margin` below the best is dropped. Stop is
+valued too, though the tree has no Stop edge: when Stop is the only move within `margin` of
+the best, Pacman stands still without a search (in a dead end with a ghost at its mouth, the
+ghost may have to turn away; a tree without Stop would walk into it).
 
 **Tactics** (Pepels et al.'s survival and pill tactics). At a node, a tried move is *safe*
 while it has fewer than `SAFETY_VISITS` visits, then when its mean survival is at least
@@ -217,7 +220,8 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
         clock: the clock `time_limit` is measured on.
 
     Returns:
-        The decision (the root's moves are Pacman's legal moves without Stop).
+        The decision (the root's moves are Pacman's legal moves without Stop; Stop itself
+        only as the table cut's single move).
 
     Raises:
         ValueError: a bad budget, horizon, constant or threshold, or a terminal or stuck root.
@@ -242,9 +246,13 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
             if len(root_actions) == 1:
                 return _single_move(root_actions[0], horizon, budget, float(c), trace)
     if tables and margin < 1.0:
-        values = move_survival(state, root_actions, tables, chase_model)
+        stop = (STOP,) if STOP in state.legal_actions(0) else ()
+        values = move_survival(state, root_actions + stop, tables, chase_model)
         if values is not None:
-            root_actions = tuple(within_margin(root_actions, values, margin))
+            kept = within_margin(root_actions + stop, values, margin)
+            if kept == [STOP]:  # standing still is the one way to survive: no tree needed
+                return _single_move(STOP, horizon, budget, float(c), trace)
+            root_actions = tuple(move for move in kept if move != STOP)
             if len(root_actions) == 1:
                 return _single_move(root_actions[0], horizon, budget, float(c), trace)
     layout = state.layout

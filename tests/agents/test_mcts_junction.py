@@ -309,6 +309,29 @@ def test_the_default_agent_searches_with_the_tables_and_the_margin() -> None:
     assert expected != plain  # the tables change the search here
 
 
+def test_the_table_cut_stands_still_when_only_stop_survives() -> None:
+    from pacman.agents.survival import move_survival
+    from pacman.chase.tables import survival_table
+
+    # a position of a game the default MCTS lost on 2026-12-07: Pacman in mediumClassic's
+    # ghost house, a ghost at its door heading in, the other far off
+    start = GameState.initial(load_layout("mediumClassic"), 2)
+    state = start.recreate([406, "West", [674, "East", 0, 452, "South", 0],
+                            192258229865786281100687631, 0, 486, 0])
+    assert (state.pacman_position, state.ghost_positions) == ((9, 5), ((15, 7), (10, 6)))
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
+              for ghosts in (1, 2)}
+    values = move_survival(state, (WEST, EAST, NORTH, STOP), tables)
+    assert values[3] == 1.0 and max(values[:3]) < 0.2  # every move but Stop walks into it
+    search = dict(playouts=60, chance=directional_distribution, escape=12, trace=True)
+    decision = junction_search(state, random.Random(1), tables=tables, margin=0.01, **search)
+    assert decision.action == STOP and decision.playouts == 0
+    assert junction_search(state, random.Random(1), **search).action != STOP  # no Stop edge
+    # Stop among other moves within the margin is not played: the tree searches the others
+    assert junction_search(state, random.Random(1), tables=tables, margin=0.9,
+                           **search).action != STOP
+
+
 def test_chase_margin_cuts_the_root_to_the_moves_near_the_best_survival() -> None:
     from pacman.agents.survival import move_survival
     from pacman.chase.tables import survival_table
