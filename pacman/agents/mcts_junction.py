@@ -232,7 +232,8 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
         raise ValueError(f"survival must be a number between 0 and 1, got {survival!r}")
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
-    root_actions = tuple(move for move in state.legal_actions(0) if move != STOP)
+    legal = state.legal_actions(0)
+    root_actions = tuple(move for move in legal if move != STOP)
     budget = budget_text(playouts, node_limit, time_limit)
     if not root_actions:
         raise ValueError("cannot search from a state where Pacman has no move but Stop")
@@ -246,7 +247,7 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
             if len(root_actions) == 1:
                 return _single_move(root_actions[0], horizon, budget, float(c), trace)
     if tables and margin < 1.0:
-        stop = (STOP,) if STOP in state.legal_actions(0) else ()
+        stop = (STOP,) if STOP in legal else ()
         values = move_survival(state, root_actions + stop, tables, chase_model)
         if values is not None:
             kept = within_margin(root_actions + stop, values, margin)

@@ -19,6 +19,7 @@ each slot one gather of whole rows.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,19 +78,14 @@ def chase_moves(layout: Layout, model: str, prob_attack: float) -> ChaseMoves:
     maze = maze_for(layout)
     cells = maze.cells
     cell_index = {cell: number for number, cell in enumerate(cells)}
-    starts_at = set(layout.ghost_starts)
     configs: list[Config] = []
     moves: list[tuple[Direction, ...]] = []
-    for cell in cells:
-        for heading in CANONICAL_ORDER:
-            behind = _step(cell, heading.reverse)
-            if (cell in starts_at) if heading is STOP else (behind in cell_index):
-                legal = maze.ghost_actions[maze.index(cell)][heading]
-                if not legal:
-                    raise ChaseTableError(f"the ghost start {cell} of {layout.name!r} has no "
-                                          "move")
-                configs.append((cell, heading))
-                moves.append(legal)
+    for cell, heading in _ghost_configs(layout, cells):
+        legal = maze.ghost_actions[maze.index(cell)][heading]
+        if not legal:
+            raise ChaseTableError(f"the ghost start {cell} of {layout.name!r} has no move")
+        configs.append((cell, heading))
+        moves.append(legal)
     order = sorted(range(len(configs)), key=lambda number: -len(moves[number]))
     configs, moves = [configs[n] for n in order], [moves[n] for n in order]
     config_index: dict[tuple[Point, Direction], int] = {
@@ -121,13 +117,18 @@ def table_states(layout: Layout, ghosts: int) -> int:
     anything: Pacman's cells times the ghosts' configurations (as `chase_moves` numbers them:
     a cell and the heading it was entered by, or Stop on a ghost start) to the power `ghosts`.
     The same for every model."""
-    maze = maze_for(layout)
-    cells = set(maze.cells)
-    starts_at = set(layout.ghost_starts)
-    configs = sum((cell in starts_at) if heading is STOP
-                  else (_step(cell, heading.reverse) in cells)
-                  for cell in maze.cells for heading in CANONICAL_ORDER)
-    return int(len(maze.cells) * configs ** ghosts)
+    cells = maze_for(layout).cells
+    return int(len(cells) * len(_ghost_configs(layout, cells)) ** ghosts)
+
+
+def _ghost_configs(layout: Layout, cells: Sequence[Position]) -> list[Config]:
+    """A ghost's configurations on the open `cells`, cell by cell in canonical heading order: a
+    cell with each heading it can be entered by (the cell behind is open), and Stop on a ghost
+    start."""
+    open_cells, starts_at = set(cells), set(layout.ghost_starts)
+    return [(cell, heading) for cell in cells for heading in CANONICAL_ORDER
+            if ((cell in starts_at) if heading is STOP
+                else _step(cell, heading.reverse) in open_cells)]
 
 
 def _step(cell: Position, direction: Direction) -> Position:
