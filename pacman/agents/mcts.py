@@ -119,6 +119,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -737,6 +738,12 @@ class MCTSSettings(AgentSettings):
         DEFAULT_CHASE_MARGIN, "with the tables (chase): drop the root moves whose chance of "
         "surviving one round and then the chase's moves is more than this below the best "
         "move's; 1: none is dropped", check=probability)
+    cycles: float = setting(
+        0.0, "tree=junction only: the cycle breaker: at a position Pacman has been in before "
+        "(Pacman, the ghosts, the food and the capsules where they are now), the move played is "
+        "the safe one of best mean reward less this many points (rewards are 0 to 1) for every "
+        "earlier time it was played there, among those with 10 visits; 0: off",
+        check=finite_non_negative, late=True)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -777,9 +784,10 @@ class MCTSSettings(AgentSettings):
                     raise SettingsError(f"{name} applies only to tree=move, not to "
                                         "tree=junction")
         elif (self.survival != 0.7 or self.escape != 12 or self.chase not in ("auto", 0)
-              or self.chase_margin != DEFAULT_CHASE_MARGIN):
+              or self.chase_margin != DEFAULT_CHASE_MARGIN or self.cycles):
             name = ("survival" if self.survival != 0.7 else "escape" if self.escape != 12
-                    else "chase" if self.chase not in ("auto", 0) else "chase_margin")
+                    else "chase" if self.chase not in ("auto", 0) else "cycles" if self.cycles
+                    else "chase_margin")
             raise SettingsError(f"{name} applies only to tree=junction, not to tree=move")
         elif self.ghost_model == "pincer":
             raise SettingsError("ghost_model=pincer applies only to tree=junction")
@@ -816,6 +824,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         self.survival = float(chosen.survival)
         self.escape = chosen.escape
         self.chase, self.chase_margin = chosen.chase, float(chosen.chase_margin)
+        self.cycles = float(chosen.cycles)
+        self._played: dict[Any, Counter[Any]] = {}  # cycles: position -> moves played there
         self._tables: Tables | None = None  # this game's survival tables, if any
         self._tables_layout: Any = None  # the layout they are of
         self._chance = (_pincer() if self.ghost_model == "pincer"
@@ -840,7 +850,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                     f"horizon={self.horizon} c={self.c:g} ghost_model={self.ghost_model} "
                     f"survival={self.survival:g} escape={self.escape}"
                     + f" chase={self.chase}"
-                    + (f" chase_margin={self.chase_margin:g}" if self.chase else ""))
+                    + (f" chase_margin={self.chase_margin:g}" if self.chase else "")
+                    + (f" cycles={self.cycles:g}" if self.cycles else ""))
         parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
                  f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":
@@ -859,6 +870,7 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         """A new game: no tree is kept from an earlier one; with the survival tables (`chase`),
         the layout's tables are built (or read from the cache) now, before the first move."""
         self._kept = None
+        self._played.clear()
         self._chase_tables(state)
 
     def _chase_tables(self, state: Any) -> Tables | None:
@@ -898,13 +910,18 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         if self.tree == "junction" and hasattr(state, "layout"):
             from pacman.agents.mcts_junction import junction_search  # it imports this module
 
+            game: Any = state  # (a GameState: it has a layout)
+            played = self._played.setdefault(game.position, Counter()) if self.cycles \
+                else None
             decision = junction_search(
                 state, search_rng, playouts=self.playouts, node_limit=self.nodes,
                 time_limit=None if self.time is None else float(self.time),
                 horizon=self.horizon, c=self.c, chance=self._chance, survival=self.survival,
                 escape=self.escape, trace=self.trace,
                 tables=self._chase_tables(state), margin=self.chase_margin,
-                chase_model=chase_model(self.ghost_model))
+                chase_model=chase_model(self.ghost_model), cycles=self.cycles, played=played)
+            if played is not None:
+                played[decision.action] += 1
             self.last_decision = decision
             return decision.action
         tree = None

@@ -72,6 +72,19 @@ on a cell that is neither a junction nor a dead end, the move the way he faces i
 without a draw, when it is among those safe moves with at least `SAFETY_VISITS` visits (he
 turns back in a corridor only when going on is unsafe, so he does not dither).
 
+**The cycle breaker** (`cycles=P`, > 0; after the plain searches' `cycles`). Against
+ghosts that hunt, the tree can find nothing better than keeping them behind, and Pacman goes
+round one block of the maze with both ghosts behind him for hundreds of moves without eating
+(a lap is longer than the horizon). The agent remembers, for every position of the game where
+it moved (`GameState.position`: Pacman's and the ghosts' cells, the food and the capsules),
+the moves it played there and how often, and hands the search this position's (`played`).
+When a move of the decision's candidates (the safe visited moves, or all under the survival
+tactic) was played here before, the search is the same, and the decision is the candidate
+with at least `SAFETY_VISITS` visits of best mean (reward, or survival under the survival
+tactic) less `P` per earlier time it was played here (ties: the more visited, then the
+root's order; no draw); Pacman does not commit to his corridor then. The means are on the
+rewards' 0-1 scale, so `P` is too.
+
 **The escape check** (`escape`, > 0): before the playouts the root moves are cut down to
 those after which Pacman survives `escape` of his moves against ghosts that all chase him
 (`pacman.agents.escape.escaping_moves`), unless none does; its `successor()` calls count in no
@@ -83,7 +96,7 @@ one move (after the check, too) is played without a search, as the move-level se
 after each playout. With `playouts` or `nodes` the search is deterministic for a given
 generator. Draws, in order: per playout, a selection tie's draw where there is one, each
 ghost's reply, each playout junction's draws (none for one exit); one more for the
-decision's tie (none when Pacman commits).
+decision's tie (none when Pacman commits or the cycle breaker decides).
 """
 
 from __future__ import annotations
@@ -91,7 +104,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pacman.agents.escape import chasing_moves, escaping_moves
@@ -195,7 +208,8 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
                     horizon: int = DEFAULT_JUNCTION_HORIZON, c: float = 1.0,
                     chance: ChanceModel | None = None, survival: float = DEFAULT_SURVIVAL,
                     escape: int = 0, tables: Tables | None = None, margin: float = 1.0,
-                    chase_model: str = "directional", trace: bool = False,
+                    chase_model: str = "directional", cycles: float = 0.0,
+                    played: Mapping[Any, int] | None = None, trace: bool = False,
                     clock: Callable[[], float] = _time.perf_counter) -> MCTSDecision:
     """Junction-level UCT from a Pacman `GameState` (Pacman to move) until the budget is spent
     (module docstring).
@@ -215,6 +229,9 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
             below the best move's are dropped (1 or more: none is).
         chase_model: the ghosts of that round: "directional", uniform ("random") or the worst
             case ("adversarial"), as `pacman.agents.survival.chase_model` names them.
+        cycles: the cycle breaker's points (0: off; module docstring).
+        played: the moves Pacman played before at this very position of the game, and how
+            often (the cycle breaker's memory; None or empty: none).
         trace: also return an `MCTSTrace` of the root (its principal variation lists the
             first move of each corridor on the most visited line).
         clock: the clock `time_limit` is measured on.
@@ -230,6 +247,9 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     if isinstance(survival, bool) or not isinstance(survival, (int, float)) or not (
             0.0 <= survival <= 1.0):
         raise ValueError(f"survival must be a number between 0 and 1, got {survival!r}")
+    if isinstance(cycles, bool) or not isinstance(cycles, (int, float)) or not (
+            0.0 <= cycles < math.inf):
+        raise ValueError(f"cycles must be a number of at least 0, got {cycles!r}")
     if state.is_win() or state.is_lose():
         raise ValueError("cannot search from a terminal state: the game is already won or lost")
     legal = state.legal_actions(0)
@@ -261,7 +281,9 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     search = _JunctionSearch(state, graph, rng.random, root_actions, horizon, float(c), chance,
                              float(survival), tables or None)
     stopped = search.run(spent)
-    return search.decision(stopped, trace, budget)
+    return search.decision(stopped, trace, budget,
+                           {move: count for move, count in (played or {}).items() if count}
+                           if cycles else {}, float(cycles))
 
 
 class _JunctionSearch:
@@ -470,9 +492,12 @@ class _JunctionSearch:
         return next((move for move in pool
                      if move.action == facing and move.visits >= SAFETY_VISITS), None)
 
-    def decision(self, stopped: str, trace: bool, budget: str) -> MCTSDecision:
+    def decision(self, stopped: str, trace: bool, budget: str, played: Mapping[Any, int],
+                 cycles: float) -> MCTSDecision:
         """The most visited root move among the safe ones (all, when none is safe), with the
-        root's statistics under the tactic; with `trace`, the trace too."""
+        root's statistics under the tactic; with `trace`, the trace too. With the cycle
+        breaker (`cycles`, and moves `played` here before), the move of best mean less its
+        penalty among those with `SAFETY_VISITS` visits (module docstring)."""
         root = self.root
         survive = self.surviving()
         sums = root.alive if survive else root.totals
@@ -481,9 +506,12 @@ class _JunctionSearch:
                                else math.nan) for move in self.root_actions)
         pool = stats if survive else tuple(
             move for move in stats if move.visits and self.safe(root, move.action))
-        onward = None if survive else self.onward(pool)
+        broken = _break_cycle(pool, played, cycles)
+        onward = None if survive or broken else self.onward(pool)
         best: tuple[RootMove, ...]
-        if onward is not None:
+        if broken:
+            chosen, best = broken[0], broken
+        elif onward is not None:
             chosen, best = onward, (onward,)
         else:
             chosen, best = most_visited(pool, self.draw)
@@ -498,6 +526,21 @@ class _JunctionSearch:
         return MCTSDecision(chosen.action, chosen.mean, self.generated,
                             tuple(move.action for move in best), self.done, self.tree_size,
                             stats, stopped, recorded)
+
+
+def _break_cycle(pool: Sequence[RootMove], played: Mapping[Any, int], cycles: float
+                 ) -> tuple[RootMove, ...]:
+    """The cycle breaker's choice among `pool` (the decision's candidates): when a move of
+    the pool was `played` here before, the moves with at least `SAFETY_VISITS` visits, by
+    mean less `cycles` per earlier time played here, best first (ties: more visits first, then
+    the root's order); empty when the breaker does not apply (no such move, or none with
+    enough visits)."""
+    if not played or not any(move.action in played for move in pool):
+        return ()
+    ranked = sorted((move for move in pool if move.visits >= SAFETY_VISITS),
+                    key=lambda move: (-(move.mean - cycles * played.get(move.action, 0)),
+                                      -move.visits))
+    return tuple(ranked[:1])
 
 
 def _line(root: _JNode, first: Any) -> list[Any]:

@@ -394,3 +394,55 @@ def test_the_tables_and_the_root_round_take_the_ghosts_alike(
     agent.register_initial_state(state)
     agent.get_action(state)
     assert seen == {"tables": expected, "round": expected}
+
+
+# --------------------------------------------------------------------------- cycle breaker
+
+def test_the_cycle_breaker_takes_the_best_mean_less_the_penalty_for_moves_played_here() -> None:
+    # (survival=0: every visited move is safe, so both are the decision's candidates)
+    search: dict[str, Any] = {"chance": directional_distribution, "playouts": 80,
+                              "survival": 0.0}
+    plain = junction_search(medium(), random.Random(2), **search)
+    assert plain.action == WEST and [m.visits for m in plain.root] == [44, 36]
+    assert plain.root[1].mean > plain.root[0].mean  # East: fewer visits, a better mean
+    # nothing played here before, or the breaker off: the plain search, draw for draw
+    assert junction_search(medium(), random.Random(2), cycles=0.5, played={}, **search) == plain
+    assert junction_search(medium(), random.Random(2), cycles=0, played={WEST: 3},
+                           **search) == plain
+    west, east = plain.root
+    for played, cycles in (({WEST: 1}, 1.0), ({WEST: 1}, 1e-9), ({EAST: 2}, 0.05),
+                           ({WEST: 1, EAST: 1}, 0.2)):
+        decision = junction_search(medium(), random.Random(2), cycles=cycles, played=played,
+                                   **search)
+        assert decision.root == plain.root  # the same search
+        penalised = {move.action: move.mean - cycles * played.get(move.action, 0)
+                     for move in (west, east)}
+        assert decision.action == max(penalised, key=lambda move: penalised[move])
+        assert decision.best_actions == (decision.action,)
+    assert junction_search(medium(), random.Random(2), cycles=1.0, played={WEST: 1},
+                           **search).action == EAST
+    # an unsafe move is never the breaker's: with the default threshold East is unsafe here
+    default = {"chance": directional_distribution, "playouts": 80}
+    assert junction_search(medium(), random.Random(2), cycles=1.0, played={WEST: 1},
+                           **default).action == WEST
+    with pytest.raises(ValueError, match="cycles must be a number of at least 0"):
+        junction_search(medium(), random.Random(2), cycles=-0.1, **search)
+
+
+def test_the_cycles_setting_is_described_refused_with_tree_move_and_remembers_each_game(
+        ) -> None:
+    assert MCTSAgent(cycles=0.1).describe().endswith(" chase=auto chase_margin=0.01 cycles=0.1")
+    assert "cycles" not in MCTSAgent().describe()
+    with pytest.raises(SettingsError, match=r"^MCTSAgent: cycles applies only to "
+                                            r"tree=junction, not to tree=move$"):
+        MCTSAgent(tree="move", cycles=0.1)
+    agent = MCTSAgent(playouts=30, escape=6, cycles=0.1)
+
+    def play() -> tuple[str, int, tuple[str, ...], int]:
+        record = run_game(load_layout("smallClassic"), agent,
+                          [DirectionalGhost(1), DirectionalGhost(2)], seed=4, max_moves=40)
+        return str(record.outcome), record.score, record.actions, record.pacman_nodes
+
+    first = play()
+    assert sum(sum(moves.values()) for moves in agent._played.values()) == len(first[2][::3])
+    assert first == play()  # (a new game forgets the last one's positions)
