@@ -233,6 +233,9 @@ class DaskBackend:
         comes while it closes is ignored (the batch is already stopping; both closes have a
         time limit)."""
         with _signals_ignored(), _quiet_dask():
+            executor, self._executor = self._executor, None
+            if executor is not None:
+                executor.forget()
             client, self.client = self.client, None
             cluster, self._cluster = self._cluster, None
             if client is not None:
@@ -574,6 +577,10 @@ class _ClusterExecutor(Executor):
         return future
 
     def _settle(self, future: Future[Any], sent: Any) -> None:
+        """Hand the Dask task's outcome to the batch's future. An error is handed on without
+        its traceback: the traceback's frames hold the Dask future, which the garbage
+        collector would then free at any later moment, after the client closed too (and Dask
+        prints a traceback of its own when that happens)."""
         with self._lock:
             self._sent.pop(future, None)
         try:
@@ -581,9 +588,9 @@ class _ClusterExecutor(Executor):
         except GameNotStarted as error:
             if error.worker:
                 self._backend.refused(error.worker, error.message)
-            future.set_exception(error)
+            future.set_exception(error.with_traceback(None))
         except BaseException as error:  # a cancelled task, a worker that died, ...
-            future.set_exception(error)
+            future.set_exception(error.with_traceback(None))
         else:
             future.set_result(result)
 
@@ -595,6 +602,16 @@ class _ClusterExecutor(Executor):
             stranded = [sent for sent, workers in self._sent.values() if not workers & usable]
         for sent in stranded:
             sent.cancel()
+
+    def forget(self) -> None:
+        """Release every Dask future still held, while its client is open (the backend's
+        `shutdown`). Each holds a callback that holds this executor, which holds the future:
+        left to the garbage collector, one collected after the client closed printed Dask's
+        traceback after the batch's last line."""
+        with self._lock:
+            sent, self._sent = list(self._sent.values()), {}
+        for task, _ in sent:
+            task.release()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Cancel what was sent and not finished (`cancel_futures`), else let it finish."""

@@ -515,8 +515,11 @@ class ResultStore:
                 yield
                 self._db.execute("COMMIT")
             except BaseException:
-                if self._db.in_transaction:
-                    with suppress(sqlite3.Error):  # the original failure says more
+                # the original failure says more; and a transaction a Ctrl-C left suspended
+                # (between its start and its `with` block) is closed by the garbage collector
+                # at any later moment, the file closed too (closing rolled it back)
+                with suppress(sqlite3.Error):
+                    if self._db.in_transaction:
                         self._db.execute("ROLLBACK")
                 raise
 

@@ -33,3 +33,41 @@ def test_a_batch_on_a_local_dask_cluster_stores_the_same_games(tmp_path: Path) -
     for game in games:  # what a worker process of the default backend would have played
         task = GameTask.of(resolve_config(game.config).config, 11, game.index)
         assert game.record() == play_game(task)
+
+
+def test_no_dask_future_outlives_the_batch_that_sent_it(tmp_path: Path) -> None:
+    """A game still running when the batch stops (Ctrl-C) leaves no Dask future for the
+    garbage collector: its error's traceback held the future, and a future collected after
+    the client closed made Dask print a traceback after the batch's last line. With the
+    collector off, the future must be freed by its last reference going."""
+    import gc
+    import sys
+    import time
+    import weakref
+
+    config = resolve_config(GameConfig(AgentSpec("greedy"), layout="smallClassic",
+                                       max_moves=150))
+    unraised: list[object] = []
+    kept_hook, sys.unraisablehook = sys.unraisablehook, unraised.append
+    gc.disable()
+    try:
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                      host="127.0.0.1", dashboard_address=":0") as cluster:
+            backend = DaskBackend(cluster.scheduler_address)
+            [config] = backend.ship([config])
+            executor = backend.start()
+            game = executor.submit(play_game, GameTask.of(config.config, 1, 0))
+            sent = [weakref.ref(task) for task, _ in executor._sent.values()]  # type: ignore[attr-defined]
+            assert len(sent) == 1 and sent[0]() is not None
+            backend.stop(executor)  # (as a Ctrl-C does, then the backend's shutdown)
+            backend.shutdown()
+            assert game.cancelled() or game.exception(timeout=120) is not None
+            deadline = time.monotonic() + 120  # (Dask's callback thread lets go of it)
+            while sent[0]() is not None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert sent[0]() is None
+        gc.collect()
+    finally:
+        gc.enable()
+        sys.unraisablehook = kept_hook
+    assert unraised == []

@@ -138,6 +138,22 @@ def test_a_transaction_a_ctrl_c_left_open_is_abandoned(tmp_path: Path) -> None:
         assert store.done(0) == {(CONFIG.key(), 0, "")}
 
 
+def test_a_transaction_a_ctrl_c_left_open_closes_quietly_after_the_file(tmp_path: Path) -> None:
+    """A Ctrl-C that lands between a transaction's start and its `with` block leaves it
+    suspended; the garbage collector closes it at some later moment, maybe after the file
+    was closed: that close must not raise (Python would print it as a traceback after the
+    batch's last line)."""
+    task = GameTask.of(CONFIG, 0, 0)
+    store = ResultStore(tmp_path / "r.db")
+    left = store._transaction("store a game")
+    left.__enter__()  # (and no `__exit__`: the with block never began)
+    store.close()
+    left.gen.close()  # what the collector does with it
+    with ResultStore(tmp_path / "r.db") as again:  # the abandoned transaction is not kept
+        assert again.add(task, a_record(task.seed))
+        assert again.done(0) == {(CONFIG.key(), 0, "")}
+
+
 def test_an_incomplete_game_has_no_score(tmp_path: Path) -> None:
     task = GameTask.of(CONFIG, 0, 0)
     with ResultStore(tmp_path / "r.db") as store:
