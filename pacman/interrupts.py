@@ -8,24 +8,70 @@ notes that the user pressed Ctrl-C before raising. Code that guards agent calls 
 
 Without the handler installed (a library user), every `KeyboardInterrupt` counts as the
 user's, which is Python's usual meaning. The flag is process-wide because signals are.
+
+Python runs the handler at the next point of the main thread's Python code, which may be a
+destructor or a garbage collector's callback: there an exception cannot propagate, and Python
+prints it and drops it. With the handler installed, such a Ctrl-C is delivered again a moment
+later instead, silently (`sys.unraisablehook`).
 """
 
 from __future__ import annotations
 
+import _thread
 import signal
+import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from types import TracebackType
 from typing import Any
 
 __all__ = ["held_interrupts", "is_user_interrupt", "mark_user_interrupts", "sigint_masked"]
 
-_state = {"installed": False, "pressed": False}
+_state = {"installed": False, "pressed": False, "redelivering": False}
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
     _state["pressed"] = True
+    if _state["redelivering"]:  # (inside `_unraisable`: raised there, it would be lost again)
+        _redeliver()
+        return
     raise KeyboardInterrupt
+
+
+def _unraisable(unraisable: Any) -> None:
+    """`sys.unraisablehook` while the handler is installed. A Ctrl-C whose handler ran where
+    Python cannot raise (a destructor, a garbage collector's callback such as Dask's) would
+    be printed as a traceback and lost: it is delivered again instead, silently, by a timer
+    thread (`_thread.interrupt_main`), so that it lands after this hook has returned (and if
+    it lands in such a place again, it comes back here). Anything else goes to the hook that
+    was there before."""
+    if not _raised_by_handler(unraisable.exc_traceback):
+        _previous_hook[0](unraisable)
+        return
+    _state["redelivering"] = True
+    _redeliver()
+    _state["redelivering"] = False
+
+
+def _redeliver() -> None:
+    """SIGINT again for the main thread, from a timer thread (none at interpreter exit)."""
+    timer = threading.Timer(_REDELIVER_SECONDS, _thread.interrupt_main, (signal.SIGINT,))
+    timer.daemon = True
+    with suppress(RuntimeError):  # (the interpreter is exiting: no new thread)
+        timer.start()
+
+
+def _raised_by_handler(trace: TracebackType | None) -> bool:
+    """True if the traceback ends in `_on_sigint` (the user's Ctrl-C, not agent code's)."""
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    return trace is not None and trace.tb_frame.f_code is _on_sigint.__code__
+
+
+#: how soon a Ctrl-C that landed where Python could not raise it is delivered again
+_REDELIVER_SECONDS = 0.01
+_previous_hook: list[Callable[[Any], object]] = []
 
 
 def mark_user_interrupts() -> None:
@@ -35,6 +81,9 @@ def mark_user_interrupts() -> None:
         return
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, _on_sigint)
+        if sys.unraisablehook is not _unraisable:
+            _previous_hook[:] = [sys.unraisablehook]
+            sys.unraisablehook = _unraisable
     # (a child process that ignores SIGINT keeps ignoring it: there, every
     # KeyboardInterrupt comes from agent code)
     _state["installed"] = True
