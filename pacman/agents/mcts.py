@@ -739,10 +739,10 @@ class MCTSSettings(AgentSettings):
         "surviving one round and then the chase's moves is more than this below the best "
         "move's; 1: none is dropped", check=probability)
     cycles: float = setting(
-        0.0, "tree=junction only: the cycle breaker: at a position Pacman has been in before "
-        "(Pacman, the ghosts, the food and the capsules where they are now), the move played is "
-        "the safe one of best mean reward less this many points (rewards are 0 to 1) for every "
-        "earlier time it was played there, among those with 10 visits; 0: off",
+        0.0, "tree=junction only: the cycle breaker: where Pacman has been before with the "
+        "same food and capsules left (wherever the ghosts are), the move played is the safe "
+        "one of best mean reward less this many points (rewards are 0 to 1) for every earlier "
+        "time it was played there, among those with 10 visits; 0: off",
         check=finite_non_negative, late=True)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
@@ -910,9 +910,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
         if self.tree == "junction" and hasattr(state, "layout"):
             from pacman.agents.mcts_junction import junction_search  # it imports this module
 
-            game: Any = state  # (a GameState: it has a layout)
-            played = self._played.setdefault(game.position, Counter()) if self.cycles \
-                else None
+            played = self._played.setdefault(_pacmans_position(state), Counter()) \
+                if self.cycles else None
             decision = junction_search(
                 state, search_rng, playouts=self.playouts, node_limit=self.nodes,
                 time_limit=None if self.time is None else float(self.time),
@@ -942,6 +941,14 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
             self._kept = (state, decision.action, tree)
         self.last_decision = decision
         return decision.action
+
+
+def _pacmans_position(state: Any) -> tuple[Any, ...]:
+    """The cycle breaker's key of a `GameState`: Pacman's cell, the food and the capsules
+    left (`GameState.position` without the ghosts' cells: when Pacman comes round a block with
+    the ghosts behind him, they are seldom exactly where they were the lap before)."""
+    pacman, _, food, capsules = state.position
+    return pacman, food, capsules
 
 
 def _pincer() -> ChanceModel:

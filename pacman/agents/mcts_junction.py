@@ -75,15 +75,15 @@ turns back in a corridor only when going on is unsafe, so he does not dither).
 **The cycle breaker** (`cycles=P`, > 0; after the plain searches' `cycles`). Against
 ghosts that hunt, the tree can find nothing better than keeping them behind, and Pacman goes
 round one block of the maze with both ghosts behind him for hundreds of moves without eating
-(a lap is longer than the horizon). The agent remembers, for every position of the game where
-it moved (`GameState.position`: Pacman's and the ghosts' cells, the food and the capsules),
-the moves it played there and how often, and hands the search this position's (`played`).
-When a move of the decision's candidates (the safe visited moves, or all under the survival
-tactic) was played here before, the search is the same, and the decision is the candidate
-with at least `SAFETY_VISITS` visits of best mean (reward, or survival under the survival
-tactic) less `P` per earlier time it was played here (ties: the more visited, then the
-root's order; no draw); Pacman does not commit to his corridor then. The means are on the
-rewards' 0-1 scale, so `P` is too.
+(a lap is longer than the horizon). The agent (`MCTSAgent`) remembers, for every cell of the
+game where Pacman moved with the same food and capsules left, the moves he played there and
+how often, wherever the ghosts were (they are seldom exactly where they were the lap before),
+and hands the search this position's (`played`). When a move of the decision's candidates
+(the safe visited moves, or all under the survival tactic) was played here before, the search
+is the same, and the decision is the candidate with at least `SAFETY_VISITS` visits of best
+mean (reward, or survival under the survival tactic) less `P` per earlier time it was played
+here (ties: the more visited, then the root's order; no draw); Pacman does not commit to his
+corridor then. The means are on the rewards' 0-1 scale, so `P` is too.
 
 **The escape check** (`escape`, > 0): before the playouts the root moves are cut down to
 those after which Pacman survives `escape` of his moves against ghosts that all chase him

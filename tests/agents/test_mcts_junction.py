@@ -12,7 +12,7 @@ import pytest
 from pacman import GameState
 from pacman.agents.ghosts import DirectionalGhost, directional_distribution
 from pacman.agents.junctions import junction_graph
-from pacman.agents.mcts import MCTSAgent, mcts_search, sample_index
+from pacman.agents.mcts import MCTSAgent, _pacmans_position, mcts_search, sample_index
 from pacman.agents.mcts_junction import junction_search, pincer_distribution
 from pacman.agents.pacman_agents import score_evaluation
 from pacman.errors import SettingsError
@@ -446,3 +446,13 @@ def test_the_cycles_setting_is_described_refused_with_tree_move_and_remembers_ea
     first = play()
     assert sum(sum(moves.values()) for moves in agent._played.values()) == len(first[2][::3])
     assert first == play()  # (a new game forgets the last one's positions)
+
+
+def test_the_cycle_breaker_remembers_pacmans_cell_and_the_food_wherever_the_ghosts_are(
+        ) -> None:
+    start = medium()
+    moved = start.successor(1, start.legal_actions(1)[0])  # a ghost moved, nothing else
+    assert moved.position != start.position
+    assert _pacmans_position(moved) == _pacmans_position(start)
+    ate = start.successor(0, WEST)
+    assert _pacmans_position(ate) != _pacmans_position(start)
