@@ -741,8 +741,8 @@ class MCTSSettings(AgentSettings):
     cycles: float = setting(
         0.0, "tree=junction only: the cycle breaker: where Pacman has been before with the "
         "same food and capsules left (wherever the ghosts are), the move played is the safe "
-        "one of best mean reward less this many points (rewards are 0 to 1) for every earlier "
-        "time it was played there, among those with 10 visits; 0: off",
+        "one (any, when none is) of best mean reward less this many points (rewards are 0 to "
+        "1) for every earlier time it was played there, among those with 10 visits; 0: off",
         check=finite_non_negative, late=True)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "

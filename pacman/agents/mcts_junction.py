@@ -230,8 +230,9 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
         chase_model: the ghosts of that round: "directional", uniform ("random") or the worst
             case ("adversarial"), as `pacman.agents.survival.chase_model` names them.
         cycles: the cycle breaker's points (0: off; module docstring).
-        played: the moves Pacman played before at this very position of the game, and how
-            often (the cycle breaker's memory; None or empty: none).
+        played: the moves Pacman played before at this position of the game, and how often
+            (the cycle breaker's memory, keyed as the caller keys positions: `MCTSAgent` by
+            Pacman's cell and the food and capsules left; None or empty: none).
         trace: also return an `MCTSTrace` of the root (its principal variation lists the
             first move of each corridor on the most visited line).
         clock: the clock `time_limit` is measured on.
