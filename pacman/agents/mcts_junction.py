@@ -282,9 +282,7 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     search = _JunctionSearch(state, graph, rng.random, root_actions, horizon, float(c), chance,
                              float(survival), tables or None)
     stopped = search.run(spent)
-    return search.decision(stopped, trace, budget,
-                           {move: count for move, count in (played or {}).items() if count}
-                           if cycles else {}, float(cycles))
+    return search.decision(stopped, trace, budget, played or {}, float(cycles))
 
 
 class _JunctionSearch:
@@ -532,16 +530,17 @@ class _JunctionSearch:
 def _break_cycle(pool: Sequence[RootMove], played: Mapping[Any, int], cycles: float
                  ) -> tuple[RootMove, ...]:
     """The cycle breaker's choice among `pool` (the decision's candidates): when a move of
-    the pool was `played` here before, the moves with at least `SAFETY_VISITS` visits, by
-    mean less `cycles` per earlier time played here, best first (ties: more visits first, then
-    the root's order); empty when the breaker does not apply (no such move, or none with
-    enough visits)."""
-    if not played or not any(move.action in played for move in pool):
+    the pool was `played` here before (and `cycles` is on), the move with at least
+    `SAFETY_VISITS` visits of best mean less `cycles` per earlier time played here (ties:
+    more visits, then the root's order); empty when the breaker does not apply (no such
+    move, or none with enough visits)."""
+    if not cycles or not any(played.get(move.action, 0) for move in pool):
         return ()
-    ranked = sorted((move for move in pool if move.visits >= SAFETY_VISITS),
-                    key=lambda move: (-(move.mean - cycles * played.get(move.action, 0)),
-                                      -move.visits))
-    return tuple(ranked[:1])
+    candidates = [move for move in pool if move.visits >= SAFETY_VISITS]
+    if not candidates:
+        return ()
+    return (min(candidates, key=lambda move: (
+        cycles * played.get(move.action, 0) - move.mean, -move.visits)),)
 
 
 def _line(root: _JNode, first: Any) -> list[Any]:
