@@ -652,6 +652,8 @@ AUTO_CHASE = 15
 AUTO_CHASE_STATES = 20_000_000
 #: chase_margin's default: the root cut of the junction tree with survival tables
 DEFAULT_CHASE_MARGIN = 0.01
+#: cycles' default: the junction tree's cycle breaker, in points of the 0-1 reward
+DEFAULT_CYCLES = 0.3
 
 #: the settings only the move-level tree reads, with their defaults
 MOVE_ONLY: dict[str, Any] = {"evaluation": "score", "allow_stop": True, "playout": "random",
@@ -739,11 +741,11 @@ class MCTSSettings(AgentSettings):
         "surviving one round and then the chase's moves is more than this below the best "
         "move's; 1: none is dropped", check=probability)
     cycles: float = setting(
-        0.0, "tree=junction only: the cycle breaker: where Pacman has been before with the "
-        "same food and capsules left (wherever the ghosts are), the move played is the safe "
-        "one (any, when none is) of best mean reward less this many points (rewards are 0 to "
-        "1) for every earlier time it was played there, among those with 10 visits; 0: off",
-        check=finite_non_negative, late=True)
+        DEFAULT_CYCLES, "tree=junction only: the cycle breaker: where Pacman has been before "
+        "with the same food and capsules left (wherever the ghosts are), the move played is "
+        "the safe one (any, when none is) of best mean reward less this many points (rewards "
+        "are 0 to 1) for every earlier time it was played there, among those with 10 visits; "
+        "0: off", check=finite_non_negative)
     allow_stop: bool = setting(
         True, "false removes Stop from Pacman's moves in the tree (playouts never Stop unless "
         "it is the only move)", check=switch)
@@ -784,10 +786,10 @@ class MCTSSettings(AgentSettings):
                     raise SettingsError(f"{name} applies only to tree=move, not to "
                                         "tree=junction")
         elif (self.survival != 0.7 or self.escape != 12 or self.chase not in ("auto", 0)
-              or self.chase_margin != DEFAULT_CHASE_MARGIN or self.cycles):
+              or self.chase_margin != DEFAULT_CHASE_MARGIN or self.cycles != DEFAULT_CYCLES):
             name = ("survival" if self.survival != 0.7 else "escape" if self.escape != 12
-                    else "chase" if self.chase not in ("auto", 0) else "cycles" if self.cycles
-                    else "chase_margin")
+                    else "chase" if self.chase not in ("auto", 0)
+                    else "cycles" if self.cycles != DEFAULT_CYCLES else "chase_margin")
             raise SettingsError(f"{name} applies only to tree=junction, not to tree=move")
         elif self.ghost_model == "pincer":
             raise SettingsError("ghost_model=pincer applies only to tree=junction")
@@ -842,8 +844,8 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
 
     def settings_text(self) -> str:
         """E.g. `playouts=200 tree=junction horizon=30 c=1 ghost_model=directional
-        survival=0.7 escape=12 chase=auto chase_margin=0.01`, or with tree=move (which it
-        does not name: every description before the setting existed is of that tree)
+        survival=0.7 escape=12 chase=auto chase_margin=0.01 cycles=0.3`, or with tree=move
+        (which it does not name: every description before the setting existed is of that tree)
         `playouts=200 score horizon=10 c=1`."""
         if self.tree == "junction":
             return (f"{budget_text(self.playouts, self.nodes, self.time)} tree=junction "
@@ -851,7 +853,7 @@ class MCTSAgent(BaseAgent[MCTSSettings]):
                     f"survival={self.survival:g} escape={self.escape}"
                     + f" chase={self.chase}"
                     + (f" chase_margin={self.chase_margin:g}" if self.chase else "")
-                    + (f" cycles={self.cycles:g}" if self.cycles else ""))
+                    + f" cycles={self.cycles:g}")
         parts = [budget_text(self.playouts, self.nodes, self.time), self._evaluation_name,
                  f"horizon={self.horizon}", f"c={self.c:g}"]
         if self.ghost_model != "uniform":

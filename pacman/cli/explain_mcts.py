@@ -53,9 +53,10 @@ def mcts_settings(description: str) -> dict[str, Any]:
     the evaluation. A description without `tree=` is of the move-level tree (every one
     written before the junction tree existed, and every move-level one since: its
     description does not name the tree), so it reads as `tree=move`. A junction tree's
-    description names `chase` and `chase_margin` since the tables became its default; one
-    written before reads as it played: without `chase=`, `chase=0`; with it but without
-    `chase_margin=`, `chase_margin=1`."""
+    description names `chase` and `chase_margin` since the tables became its default, and
+    `cycles` since the cycle breaker did; one written before reads as it played: without
+    `chase=`, `chase=0`; with it but without `chase_margin=`, `chase_margin=1`; without
+    `cycles=`, `cycles=0`."""
     settings: dict[str, Any] = {}
     for word in description.split()[1:]:
         key, sep, value = word.partition("=")
@@ -68,6 +69,7 @@ def mcts_settings(description: str) -> dict[str, Any]:
         settings.setdefault("chase", 0)
         if settings["chase"] != 0:
             settings.setdefault("chase_margin", 1.0)
+        settings.setdefault("cycles", 0)
     return settings
 
 
@@ -153,7 +155,7 @@ def explain_mcts(move: MCTSMove) -> tuple[list[str], int]:
 STATELESS_SETTINGS = frozenset(("playouts", "nodes", "time", "horizon", "evaluation", "c",
                                 "ghost_model", "allow_stop", "playout", "epsilon", "trace",
                                 "leaf_depth", "decay", "tree", "survival", "escape", "chase",
-                                "chase_margin"))
+                                "chase_margin", "cycles"))  # cycles only at 0: it remembers
 
 
 def _agent(move: MCTSMove, settings: Mapping[str, Any]) -> Any:
@@ -177,7 +179,8 @@ def _rerun(move: MCTSMove, agent: Any) -> dict[str, Any] | str:
     ghosts = _ghosts(move)
     if isinstance(ghosts, str):
         return ghosts
-    stateless = set(mcts_settings(move.description)) <= STATELESS_SETTINGS
+    settings = mcts_settings(move.description)
+    stateless = set(settings) <= STATELESS_SETTINGS and not settings.get("cycles")
     rng = random.Random(record.seed)
     names = [*record.agents, *["?"] * agents]
     try:

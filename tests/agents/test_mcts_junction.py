@@ -139,14 +139,15 @@ def test_pincer_ghosts_head_for_the_junctions_in_front_of_and_behind_pacman() ->
 def test_the_defaults_are_the_junction_tree_and_every_move_only_setting_is_refused() -> None:
     assert MCTSAgent().describe() == ("MCTSAgent playouts=200 tree=junction horizon=30 c=1 "
                                       "ghost_model=directional survival=0.7 escape=12 "
-                                      "chase=auto chase_margin=0.01")
+                                      "chase=auto chase_margin=0.01 cycles=0.3")
     for values, name in (({"evaluation": "better"}, "evaluation"), ({"reuse": True}, "reuse"),
                          ({"playout": "greedy"}, "playout"), ({"leaf_depth": 1}, "leaf_depth"),
                          ({"allow_stop": False}, "allow_stop")):
         with pytest.raises(SettingsError, match=f"^MCTSAgent: {name} applies only to "
                                                 "tree=move, not to tree=junction$"):
             MCTSAgent(**values)
-    for values, name in (({"survival": 0.5}, "survival"), ({"escape": 0}, "escape")):
+    for values, name in (({"survival": 0.5}, "survival"), ({"escape": 0}, "escape"),
+                         ({"cycles": 0}, "cycles")):
         with pytest.raises(SettingsError, match=f"^MCTSAgent: {name} applies only to "
                                                 "tree=junction, not to tree=move$"):
             MCTSAgent(tree="move", **values)
@@ -230,8 +231,8 @@ def test_chase_tables_of_horizon_0_change_no_draw_and_no_decision() -> None:
 def test_the_chase_setting_is_described_refused_with_tree_move_and_replays() -> None:
     assert MCTSAgent(chase=15).describe() == (
         "MCTSAgent playouts=200 tree=junction horizon=30 c=1 ghost_model=directional "
-        "survival=0.7 escape=12 chase=15 chase_margin=0.01")
-    assert MCTSAgent(chase=0).describe().endswith(" escape=12 chase=0")
+        "survival=0.7 escape=12 chase=15 chase_margin=0.01 cycles=0.3")
+    assert MCTSAgent(chase=0).describe().endswith(" escape=12 chase=0 cycles=0.3")
     with pytest.raises(SettingsError, match=r"^MCTSAgent: chase applies only to "
                                             r"tree=junction, not to tree=move$"):
         MCTSAgent(tree="move", chase=15)
@@ -245,8 +246,9 @@ def test_the_chase_setting_is_described_refused_with_tree_move_and_replays() -> 
     with pytest.raises(SettingsError, match=r"^MCTSAgent: chase_margin applies only to "
                                             r"tree=junction, not to tree=move$"):
         MCTSAgent(tree="move", chase_margin=0.1)
-    assert MCTSAgent(chase=15, chase_margin=0.1).describe().endswith(" chase=15 chase_margin=0.1")
-    assert MCTSAgent(chase_margin=1).describe().endswith(" chase=auto chase_margin=1")
+    assert MCTSAgent(chase=15, chase_margin=0.1).describe().endswith(
+        " chase=15 chase_margin=0.1 cycles=0.3")
+    assert MCTSAgent(chase_margin=1).describe().endswith(" chase=auto chase_margin=1 cycles=0.3")
 
     def play() -> tuple[str, int, tuple[str, ...], int]:
         record = run_game(load_layout("smallClassic"), MCTSAgent(playouts=30, chase=8),
@@ -432,7 +434,9 @@ def test_the_cycle_breaker_takes_the_best_mean_less_the_penalty_for_moves_played
 def test_the_cycles_setting_is_described_refused_with_tree_move_and_remembers_each_game(
         ) -> None:
     assert MCTSAgent(cycles=0.1).describe().endswith(" chase=auto chase_margin=0.01 cycles=0.1")
-    assert "cycles" not in MCTSAgent().describe()
+    assert MCTSAgent().describe().endswith(" chase_margin=0.01 cycles=0.3")  # on by default
+    assert MCTSAgent(cycles=0).describe().endswith(" chase_margin=0.01 cycles=0")  # off
+    assert "cycles" not in MCTSAgent(tree="move").describe()
     with pytest.raises(SettingsError, match=r"^MCTSAgent: cycles applies only to "
                                             r"tree=junction, not to tree=move$"):
         MCTSAgent(tree="move", cycles=0.1)

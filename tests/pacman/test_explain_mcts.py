@@ -281,3 +281,24 @@ def test_a_bad_recorded_setting_is_one_line(games: dict[str, Path], tmp_path: Pa
     code, _, err = explain(capsys, str(path), "--move", "1")
     one_line(code, err, "playouts.json move 1: cannot build Pacman's agent again from "
                         "'MCTSAgent playouts=0 score horizon=10 c=1': ", "playouts")
+
+
+def test_a_move_the_cycle_breaker_decided_is_reproduced_from_the_games_memory(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # -p mcts remembers the moves it played where it has been (cycles=0.3, its default): a
+    # move is reproduced only when every earlier move is searched again, as the game did
+    game = play(tmp_path, "cycles.json", "-a", "playouts=30,escape=6", "--trace", "-g",
+                "DirectionalGhost", seed=6, moves=40)
+    assert recorded(game)["agents"][0].endswith(" cycles=0.3")
+    code, lines, err = explain(capsys, str(game), "--move", "15")
+    assert (code, err) == (0, "")
+    assert lines[-1].endswith("as the game did, with the recorded trace's statistics")
+    read = explain_mcts.mcts_settings  # the move read as if its agent forgot nothing:
+    monkeypatch.setattr(explain_mcts, "mcts_settings", lambda description: {
+        key: value for key, value in read(description).items() if key != "cycles"})
+    code, lines, _ = explain(capsys, str(game), "--move", "15")
+    assert code == 1 and lines[-1].startswith("the rerun chose West, but the game played East")
+    # a description written before the breaker was the default reads as it played
+    assert read("MCTSAgent nodes=6000 tree=junction horizon=30 c=1 chase=auto")["cycles"] == 0
+    assert read(MCTSAgent(nodes=6000).describe())["cycles"] == 0.3
