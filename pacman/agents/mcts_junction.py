@@ -89,7 +89,11 @@ corridor then. The means are on the rewards' 0-1 scale, so `P` is too.
 those after which Pacman survives `escape` of his moves against ghosts that all chase him
 (`pacman.agents.escape.escaping_moves`), unless none does; its `successor()` calls count in no
 node total, but its time is inside a time budget (the clock is read before it). A root with
-one move (after the check, too) is played without a search, as the move-level search does.
+one move (after the checks) is played without a search, as the move-level search does; with
+the table cut on and Stop legal, that one move (one to begin with, or the one the escape
+check kept) is first weighed against Stop by the cut, so Pacman stands still when only Stop
+is within the margin (the escape check, against ghosts that all chase him, does not value
+Stop; the tables, of the ghosts' own model, do).
 
 **Budgets** are the move-level search's (`mcts_core.PlayoutBudget`): `playouts`, `nodes`
 (every `successor()` call, Pacman's and the ghosts', plus 1 for the root) or `time`, looked at
@@ -258,25 +262,24 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     budget = budget_text(playouts, node_limit, time_limit)
     if not root_actions:
         raise ValueError("cannot search from a state where Pacman has no move but Stop")
-    if len(root_actions) == 1:
+    weigh_stop = bool(tables) and margin < 1.0 and STOP in legal  # even one move, against Stop
+    if len(root_actions) == 1 and not weigh_stop:
         return _single_move(root_actions[0], horizon, budget, float(c), trace)
     spent = PlayoutBudget(playouts, node_limit, time_limit, clock)  # the check's time counts
-    if escape:
+    if escape and len(root_actions) > 1:
         kept = escaping_moves(state, root_actions, escape)
         if kept:
             root_actions = tuple(kept)
-            if len(root_actions) == 1:
-                return _single_move(root_actions[0], horizon, budget, float(c), trace)
     if tables and margin < 1.0:
-        stop = (STOP,) if STOP in legal else ()
+        stop = (STOP,) if weigh_stop else ()
         values = move_survival(state, root_actions + stop, tables, chase_model)
         if values is not None:
             kept = within_margin(root_actions + stop, values, margin)
             if kept == [STOP]:  # standing still is the one way to survive: no tree needed
                 return _single_move(STOP, horizon, budget, float(c), trace)
             root_actions = tuple(move for move in kept if move != STOP)
-            if len(root_actions) == 1:
-                return _single_move(root_actions[0], horizon, budget, float(c), trace)
+    if len(root_actions) == 1:
+        return _single_move(root_actions[0], horizon, budget, float(c), trace)
     layout = state.layout
     graph = junction_graph(layout.walls, layout.width, layout.height)
     search = _JunctionSearch(state, graph, rng.random, root_actions, horizon, float(c), chance,

@@ -460,3 +460,30 @@ def test_the_cycle_breaker_remembers_pacmans_cell_and_the_food_wherever_the_ghos
     assert _pacmans_position(moved) == _pacmans_position(start)
     ate = start.successor(0, WEST)
     assert _pacmans_position(ate) != _pacmans_position(start)
+
+
+def test_the_one_move_the_escape_check_keeps_is_weighed_against_stop() -> None:
+    from pacman.agents.escape import escaping_moves
+    from pacman.agents.survival import move_survival
+    from pacman.chase.tables import survival_table
+
+    # a position of a game the default MCTS lost on 2026-12-07 at time=0.1: the escape check
+    # (ghosts that all chase him) kept West alone, and West was played without the tables;
+    # by the directional ghosts' exact table Stop is safe and West is not
+    start = GameState.initial(load_layout("mediumClassic"), 2)
+    state = start.recreate([574, "South", [578, "South", 0, 402, "East", 0],
+                            192258229866989288788328448, 0, 808, 0])
+    assert (state.pacman_position, state.ghost_positions) == ((13, 1), ((13, 3), (9, 3)))
+    assert escaping_moves(state, (WEST, NORTH), 12) == [WEST]
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
+              for ghosts in (1, 2)}
+    values = move_survival(state, (WEST, NORTH, STOP), tables)
+    assert values[2] == 1.0 and values[0] < 0.7 and values[1] < 0.2
+    search = dict(playouts=60, chance=directional_distribution, escape=12, trace=True)
+    decision = junction_search(state, random.Random(1), tables=tables, margin=0.01, **search)
+    assert decision.action == STOP and decision.playouts == 0
+    assert junction_search(state, random.Random(1), **search).action == WEST  # no tables
+    agent = MCTSAgent(nodes=6000)  # the default agent, as in the game
+    agent.rng = random.Random(0)
+    agent.register_initial_state(state)
+    assert agent.get_action(state) == STOP
