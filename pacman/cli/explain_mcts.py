@@ -119,7 +119,7 @@ def explain_mcts(move: MCTSMove) -> tuple[list[str], int]:
                    "the machine and its load, so a rerun cannot reproduce this move")
     else:
         agent = _agent(move, settings)
-        summary = _rerun(move, agent)
+        summary = _rerun(move, agent, settings)
         if isinstance(summary, str):
             why_not = f"{summary}, so a rerun cannot reproduce this move"
     if why_not is not None:
@@ -170,16 +170,16 @@ def _agent(move: MCTSMove, settings: Mapping[str, Any]) -> Any:
                          f"{move.description!r}: {error}") from None
 
 
-def _rerun(move: MCTSMove, agent: Any) -> dict[str, Any] | str:
+def _rerun(move: MCTSMove, agent: Any, settings: Mapping[str, Any]) -> dict[str, Any] | str:
     """The MCTS agent's search of the move with the game's generator replayed to it, as a
     summary read back from JSON (what a replay holds); or why it cannot be rerun (a ghost that
-    cannot be built again, or that does not play as recorded)."""
+    cannot be built again, or that does not play as recorded). `settings`: the agent's, as
+    `mcts_settings` read them."""
     record = move.replay.record
     agents = move.states[0].num_agents
     ghosts = _ghosts(move)
     if isinstance(ghosts, str):
         return ghosts
-    settings = mcts_settings(move.description)
     stateless = set(settings) <= STATELESS_SETTINGS and not settings.get("cycles")
     rng = random.Random(record.seed)
     names = [*record.agents, *["?"] * agents]
