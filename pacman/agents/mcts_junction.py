@@ -47,7 +47,7 @@ reaches the horizon alive counts, instead of 1, the exact chance `V_H` that Pacm
 more moves of the food-free chase from its last position (`pacman.agents.survival.chase_value`: its
 dangerous ghosts; 1 when the tables do not hold the position) as its survival, and its reward
 is multiplied by it: a playout that ends just before a pincer closes counts as mostly lost.
-With `margin` below 1 the tables also cut the root (after the escape check): each root move is
+With `margin` below 1 the tables also cut the root (before the escape check): each root move is
 valued by one round of the real game and the tables (`pacman.agents.survival.move_survival`,
 the ghosts by `chase_model`), and a move more than `margin` below the best is dropped. Stop is
 valued too, though the tree has no Stop edge: when Stop is the only move within `margin` of
@@ -85,15 +85,17 @@ mean (reward, or survival under the survival tactic) less `P` per earlier time i
 here (ties: the more visited, then the root's order; no draw); Pacman does not commit to his
 corridor then. The means are on the rewards' 0-1 scale, so `P` is too.
 
-**The escape check** (`escape`, > 0): before the playouts the root moves are cut down to
-those after which Pacman survives `escape` of his moves against ghosts that all chase him
-(`pacman.agents.escape.escaping_moves`), unless none does; its `successor()` calls count in no
-node total, but its time is inside a time budget (the clock is read before it). A root with
-one move (after the checks) is played without a search, as the move-level search does; with
-the table cut on and Stop legal, that one move (one to begin with, or the one the escape
-check kept) is first weighed against Stop by the cut, so Pacman stands still when only Stop
-is within the margin (the escape check, against ghosts that all chase him, does not value
-Stop; the tables, of the ghosts' own model, do).
+**The escape check** (`escape`, > 0): before the playouts the root moves (those the table cut
+kept, when it is on) are cut down to those after which Pacman survives `escape` of his moves
+against ghosts that all chase him (`pacman.agents.escape.escaping_moves`), unless none does;
+its `successor()` calls count in no node total, but its time is inside a time budget (the
+clock is read before it). The table cut comes first because it is exact for the ghosts'
+own model: the escape check's ghosts all chase him, and run first it could leave only a
+move the tables value far below one it dropped. A root with one move (after the checks) is
+played without a search, as the move-level search does; with the table cut on and Stop
+legal, the cut weighs every move against Stop (a root with one move too), so Pacman stands
+still when only Stop is within the margin (the escape check does not value Stop; the tables
+do).
 
 **Budgets** are the move-level search's (`mcts_core.PlayoutBudget`): `playouts`, `nodes`
 (every `successor()` call, Pacman's and the ghosts', plus 1 for the root) or `time`, looked at
@@ -265,11 +267,7 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     weigh_stop = bool(tables) and margin < 1.0 and STOP in legal  # even one move, against Stop
     if len(root_actions) == 1 and not weigh_stop:
         return _single_move(root_actions[0], horizon, budget, float(c), trace)
-    spent = PlayoutBudget(playouts, node_limit, time_limit, clock)  # the check's time counts
-    if escape and len(root_actions) > 1:
-        kept = escaping_moves(state, root_actions, escape)
-        if kept:
-            root_actions = tuple(kept)
+    spent = PlayoutBudget(playouts, node_limit, time_limit, clock)  # the checks' time counts
     if tables and margin < 1.0:
         stop = (STOP,) if weigh_stop else ()
         values = move_survival(state, root_actions + stop, tables, chase_model)
@@ -278,6 +276,10 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
             if kept == [STOP]:  # standing still is the one way to survive: no tree needed
                 return _single_move(STOP, horizon, budget, float(c), trace)
             root_actions = tuple(move for move in kept if move != STOP)
+    if escape and len(root_actions) > 1:  # among the moves the tables kept
+        kept = escaping_moves(state, root_actions, escape)
+        if kept:
+            root_actions = tuple(kept)
     if len(root_actions) == 1:
         return _single_move(root_actions[0], horizon, budget, float(c), trace)
     layout = state.layout

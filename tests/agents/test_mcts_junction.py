@@ -487,3 +487,31 @@ def test_the_one_move_the_escape_check_keeps_is_weighed_against_stop() -> None:
     agent.rng = random.Random(0)
     agent.register_initial_state(state)
     assert agent.get_action(state) == STOP
+
+
+def test_the_table_cut_comes_before_the_escape_check() -> None:
+    from pacman.agents.escape import escaping_moves
+    from pacman.agents.survival import move_survival
+    from pacman.chase.tables import survival_table
+
+    # a position of a smallClassic game the default MCTS lost on 2026-12-07 at time=0.1, a
+    # ghost beside Pacman heading at him: the escape check (ghosts that all chase him) keeps
+    # West alone; by the directional ghosts' exact table North is worth 0.92 and West 0.61.
+    # West was played without a search, and Pacman was caught ten moves later
+    start = GameState.initial(load_layout("smallClassic"), 2)
+    state = start.recreate([114, "West", [174, "West", 0, 142, "West", 0],
+                            35817828227481600, 0, 440, 0])
+    assert (state.pacman_position, state.ghost_positions) == ((4, 1), ((6, 3), (5, 1)))
+    assert escaping_moves(state, (WEST, NORTH), 12) == [WEST]
+    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
+              for ghosts in (1, 2)}
+    west, north, stop = move_survival(state, (WEST, NORTH, STOP), tables)
+    assert round(north, 3) == 0.919 and round(west, 3) == 0.613 and stop == 0.0
+    search = dict(playouts=60, chance=directional_distribution, escape=12, trace=True)
+    decision = junction_search(state, random.Random(1), tables=tables, margin=0.01, **search)
+    assert (decision.action, decision.playouts) == (NORTH, 0)  # the cut left North alone
+    assert junction_search(state, random.Random(1), **search).action == WEST  # no tables
+    agent = MCTSAgent(nodes=6000)  # the default agent, as in the game
+    agent.rng = random.Random(0)
+    agent.register_initial_state(state)
+    assert agent.get_action(state) == NORTH
