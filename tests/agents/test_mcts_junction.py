@@ -34,6 +34,21 @@ def medium() -> GameState:
     return GameState.initial(load_layout("mediumClassic"), 2)
 
 
+def chase_tables(state: GameState) -> dict[int, Any]:
+    """The layout's survival tables of 1 and 2 ghosts, horizon 15 (what `chase=auto` builds)."""
+    from pacman.chase.tables import survival_table
+
+    return {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15) for ghosts in (1, 2)}
+
+
+def default_agents_move(state: GameState) -> Any:
+    """The move the default MCTS agent plays at `state` (6,000 nodes, generator seed 0)."""
+    agent = MCTSAgent(nodes=6000)
+    agent.rng = random.Random(0)
+    agent.register_initial_state(state)
+    return agent.get_action(state)
+
+
 # --------------------------------------------------------------------------- the graph
 
 def test_the_junctions_dead_ends_and_corridors_of_a_small_maze() -> None:
@@ -184,11 +199,9 @@ def test_a_playout_that_ends_alive_counts_the_chase_tables_survival() -> None:
     import pacman.agents.mcts_junction as junction
     from pacman.agents.mcts_core import PlayoutBudget
     from pacman.agents.survival import chase_value
-    from pacman.chase.tables import survival_table
 
     state = medium()
-    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
-              for ghosts in (1, 2)}
+    tables = chase_tables(state)
     asked: list[float] = []
 
     def spy(s: GameState, held: dict[int, object]) -> float | None:
@@ -288,11 +301,9 @@ def test_chase_auto_builds_the_tables_of_horizon_15_on_a_layout_within_the_limit
 
 
 def test_the_default_agent_searches_with_the_tables_and_the_margin() -> None:
-    from pacman.chase.tables import survival_table
 
     state = GameState.initial(load_layout("smallClassic"), 2)
-    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
-              for ghosts in (1, 2)}
+    tables = chase_tables(state)
     for _ in range(6):  # a few moves in, where the ghosts are near enough to matter
         state = state.successor(0, WEST if WEST in state.legal_actions(0) else EAST)
         for agent in (1, 2):
@@ -313,7 +324,6 @@ def test_the_default_agent_searches_with_the_tables_and_the_margin() -> None:
 
 def test_the_table_cut_stands_still_when_only_stop_survives() -> None:
     from pacman.agents.survival import move_survival
-    from pacman.chase.tables import survival_table
 
     # a position of a game the default MCTS lost on 2026-12-07: Pacman in mediumClassic's
     # ghost house, a ghost at its door heading in, the other far off
@@ -321,8 +331,7 @@ def test_the_table_cut_stands_still_when_only_stop_survives() -> None:
     state = start.recreate([406, "West", [674, "East", 0, 452, "South", 0],
                             192258229865786281100687631, 0, 486, 0])
     assert (state.pacman_position, state.ghost_positions) == ((9, 5), ((15, 7), (10, 6)))
-    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
-              for ghosts in (1, 2)}
+    tables = chase_tables(state)
     values = move_survival(state, (WEST, EAST, NORTH, STOP), tables)
     assert values[3] == 1.0 and max(values[:3]) < 0.2  # every move but Stop walks into it
     search = dict(playouts=60, chance=directional_distribution, escape=12, trace=True)
@@ -462,56 +471,34 @@ def test_the_cycle_breaker_remembers_pacmans_cell_and_the_food_wherever_the_ghos
     assert _pacmans_position(ate) != _pacmans_position(start)
 
 
-def test_the_one_move_the_escape_check_keeps_is_weighed_against_stop() -> None:
+# Positions of games the default MCTS lost on 2026-12-07 at time=0.1, where the escape check
+# (ghosts that all chase him) keeps West alone and West was played without the tables, Pacman
+# caught some ten moves later. By the directional ghosts' exact table (West, North, Stop):
+# on mediumClassic Stop is safe and West is not (the one-move root must be weighed against
+# Stop); on smallClassic, a ghost beside Pacman heading at him, North is worth 0.92 and West
+# 0.61 (the table cut must run before the escape check, which would have dropped North).
+@pytest.mark.parametrize(("layout", "compact", "cells", "values", "expected"), [
+    ("mediumClassic", [574, "South", [578, "South", 0, 402, "East", 0],
+                       192258229866989288788328448, 0, 808, 0],
+     ((13, 1), ((13, 3), (9, 3))), (0.649, 0.133, 1.0), STOP),
+    ("smallClassic", [114, "West", [174, "West", 0, 142, "West", 0], 35817828227481600, 0,
+                      440, 0],
+     ((4, 1), ((6, 3), (5, 1))), (0.613, 0.919, 0.0), NORTH),
+], ids=["weighed-against-stop", "cut-before-escape"])
+def test_the_table_cut_overrules_the_move_the_escape_check_alone_keeps(
+        layout: str, compact: list[object], cells: tuple[object, ...],
+        values: tuple[float, ...], expected: Any) -> None:
     from pacman.agents.escape import escaping_moves
     from pacman.agents.survival import move_survival
-    from pacman.chase.tables import survival_table
 
-    # a position of a game the default MCTS lost on 2026-12-07 at time=0.1: the escape check
-    # (ghosts that all chase him) kept West alone, and West was played without the tables;
-    # by the directional ghosts' exact table Stop is safe and West is not
-    start = GameState.initial(load_layout("mediumClassic"), 2)
-    state = start.recreate([574, "South", [578, "South", 0, 402, "East", 0],
-                            192258229866989288788328448, 0, 808, 0])
-    assert (state.pacman_position, state.ghost_positions) == ((13, 1), ((13, 3), (9, 3)))
+    state = GameState.initial(load_layout(layout), 2).recreate(compact)
+    assert (state.pacman_position, state.ghost_positions) == cells
     assert escaping_moves(state, (WEST, NORTH), 12) == [WEST]
-    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
-              for ghosts in (1, 2)}
-    values = move_survival(state, (WEST, NORTH, STOP), tables)
-    assert values[2] == 1.0 and values[0] < 0.7 and values[1] < 0.2
+    tables = chase_tables(state)
+    exact = move_survival(state, (WEST, NORTH, STOP), tables)
+    assert exact is not None and tuple(round(value, 3) for value in exact) == values
     search = dict(playouts=60, chance=directional_distribution, escape=12, trace=True)
     decision = junction_search(state, random.Random(1), tables=tables, margin=0.01, **search)
-    assert decision.action == STOP and decision.playouts == 0
+    assert (decision.action, decision.playouts) == (expected, 0)  # the cut left one move
     assert junction_search(state, random.Random(1), **search).action == WEST  # no tables
-    agent = MCTSAgent(nodes=6000)  # the default agent, as in the game
-    agent.rng = random.Random(0)
-    agent.register_initial_state(state)
-    assert agent.get_action(state) == STOP
-
-
-def test_the_table_cut_comes_before_the_escape_check() -> None:
-    from pacman.agents.escape import escaping_moves
-    from pacman.agents.survival import move_survival
-    from pacman.chase.tables import survival_table
-
-    # a position of a smallClassic game the default MCTS lost on 2026-12-07 at time=0.1, a
-    # ghost beside Pacman heading at him: the escape check (ghosts that all chase him) keeps
-    # West alone; by the directional ghosts' exact table North is worth 0.92 and West 0.61.
-    # West was played without a search, and Pacman was caught ten moves later
-    start = GameState.initial(load_layout("smallClassic"), 2)
-    state = start.recreate([114, "West", [174, "West", 0, 142, "West", 0],
-                            35817828227481600, 0, 440, 0])
-    assert (state.pacman_position, state.ghost_positions) == ((4, 1), ((6, 3), (5, 1)))
-    assert escaping_moves(state, (WEST, NORTH), 12) == [WEST]
-    tables = {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15)
-              for ghosts in (1, 2)}
-    west, north, stop = move_survival(state, (WEST, NORTH, STOP), tables)
-    assert round(north, 3) == 0.919 and round(west, 3) == 0.613 and stop == 0.0
-    search = dict(playouts=60, chance=directional_distribution, escape=12, trace=True)
-    decision = junction_search(state, random.Random(1), tables=tables, margin=0.01, **search)
-    assert (decision.action, decision.playouts) == (NORTH, 0)  # the cut left North alone
-    assert junction_search(state, random.Random(1), **search).action == WEST  # no tables
-    agent = MCTSAgent(nodes=6000)  # the default agent, as in the game
-    agent.rng = random.Random(0)
-    agent.register_initial_state(state)
-    assert agent.get_action(state) == NORTH
+    assert default_agents_move(state) == expected  # the default agent, as in the game
