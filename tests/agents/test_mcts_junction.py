@@ -15,6 +15,7 @@ from pacman.agents.junctions import junction_graph
 from pacman.agents.mcts import MCTSAgent, _pacmans_position, mcts_search, sample_index
 from pacman.agents.mcts_junction import junction_search, pincer_distribution
 from pacman.agents.pacman_agents import score_evaluation
+from pacman.agents.survival import layout_tables
 from pacman.errors import SettingsError
 from pacman.game import run_game
 from pacman.layout import load_layout, parse_layout
@@ -35,10 +36,9 @@ def medium() -> GameState:
 
 
 def chase_tables(state: GameState) -> dict[int, Any]:
-    """The layout's survival tables of 1 and 2 ghosts, horizon 15 (what `chase=auto` builds)."""
-    from pacman.chase.tables import survival_table
-
-    return {ghosts: survival_table(state.layout, ghosts=ghosts, horizon=15) for ghosts in (1, 2)}
+    """The layout's survival tables of 1 and 2 directional ghosts, horizon 15 (what
+    `chase=auto` builds)."""
+    return layout_tables(state.layout, 2, "directional", 15)
 
 
 def default_agents_move(state: GameState) -> Any:
@@ -301,7 +301,6 @@ def test_chase_auto_builds_the_tables_of_horizon_15_on_a_layout_within_the_limit
 
 
 def test_the_default_agent_searches_with_the_tables_and_the_margin() -> None:
-
     state = GameState.initial(load_layout("smallClassic"), 2)
     tables = chase_tables(state)
     for _ in range(6):  # a few moves in, where the ghosts are near enough to matter
