@@ -45,14 +45,17 @@ what `DirectionalGhost.distribution` gives), or `pincer_distribution` (module fu
 With survival `tables` (`pacman.chase`; the agent's `chase`, on by default), a playout that
 reaches the horizon alive counts, instead of 1, the exact chance `V_H` that Pacman survives `H`
 more moves of the food-free chase from its last position (`pacman.agents.survival.chase_value`: its
-dangerous ghosts; 1 when the tables do not hold the position) as its survival, and its reward
-is multiplied by it: a playout that ends just before a pincer closes counts as mostly lost.
+dangerous ghosts; 1 when the tables do not hold the position, and 1 when Pacman surely wins
+from there, `pacman.agents.survival.sure_win`) as its survival, and its reward is multiplied
+by it: a playout that ends just before a pincer closes counts as mostly lost.
 With `margin` below 1 the tables also cut the root (before the escape check): each root move is
 valued by one round of the real game and the tables (`pacman.agents.survival.move_survival`,
-the ghosts by `chase_model`), and a move more than `margin` below the best is dropped. Stop is
-valued too, though the tree has no Stop edge: when Stop is the only move within `margin` of
-the best, Pacman stands still without a search (in a dead end with a ghost at its mouth, the
-ghost may have to turn away; a tree without Stop would walk into it).
+the ghosts by `chase_model`, a sure win worth 1 there too), and a move more than `margin` below
+the best is dropped. Stop is valued too, though the tree has no Stop edge: when Stop is the
+only move within `margin` of the best, Pacman stands still without a search (in a dead end
+with a ghost at its mouth, the ghost may have to turn away; a tree without Stop would walk
+into it). The tables know no food: without the sure win, the last dots at the end of a dead
+end look like a trap, and the cut keeps Pacman out of it for the rest of the game.
 
 **Tactics** (Pepels et al.'s survival and pill tactics). At a node, a tried move is *safe*
 while it has fewer than `SAFETY_VISITS` visits, then when its mean survival is at least
@@ -270,7 +273,7 @@ def junction_search(state: Any, rng: random.Random, *, playouts: int | None = No
     spent = PlayoutBudget(playouts, node_limit, time_limit, clock)  # the checks' time counts
     if tables and margin < 1.0:
         stop = (STOP,) if weigh_stop else ()
-        values = move_survival(state, root_actions + stop, tables, chase_model)
+        values = move_survival(state, root_actions + stop, tables, chase_model, wins=True)
         if values is not None:
             kept = within_margin(root_actions + stop, values, margin)
             if kept == [STOP]:  # standing still is the one way to survive: no tree needed
@@ -469,7 +472,7 @@ class _JunctionSearch:
         else:
             alive = 1.0
             if self.tables is not None:
-                chance = chase_value(s, self.tables)
+                chance = chase_value(s, self.tables, wins=True)
                 if chance is not None:
                     alive = chance
             food = min(1.0, self.eaten / self.horizon)

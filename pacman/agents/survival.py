@@ -18,6 +18,12 @@ start, dangerous, in the very round he eats it: so the veto sees a pincer that e
 opens. A move that wins the game (the last dot) is worth 1. A ghost left out (scared, or a
 third one) can still make a kept move bad; the veto never drops a move for a ghost it leaves
 out.
+
+Food does count in one place, on request (`wins=True`, what the junction MCTS asks for): a
+state from which Pacman eats every dot left before any ghost can reach his path
+(`sure_win`) is worth 1, whatever the table says. Without it, the table values the last dots
+at the end of a dead end as a trap, and a search that cuts by the table never goes in to eat
+them.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from pacman.agents.ghosts import directional_distribution
 from pacman.agents.search_core import ActionGenerator, legal_actions
 
 __all__ = ["SurvivalAware", "Tables", "chase_model", "chase_value", "layout_tables",
-           "move_survival", "survival_root", "within_margin"]
+           "move_survival", "sure_win", "survival_root", "within_margin"]
 
 #: survival tables by the number of ghosts they chase with (1 and 2), of one layout, model and
 #: horizon
@@ -72,15 +78,45 @@ def _ghost_moves(state: Any, agent: int, model: str) -> list[tuple[Any, float]]:
     return [(action, 1 / len(actions)) for action in actions]
 
 
-def chase_value(state: Any, tables: Tables) -> float | None:
+def sure_win(state: Any) -> bool:
+    """True when Pacman (to move) wins whatever the ghosts do: every dot left lies on one
+    shortest path from his cell to the farthest of them, and every ghost, scared or not, is
+    farther from that dot than he is (by maze distance).
+
+    Exact, not a guess: let `d` be Pacman's distance to the farthest dot `f`, and `c_k` the
+    cell of that path he reaches with his `k`-th move. A ghost `g` with `dist(g, f) > d` is more
+    than `k` from `c_k` (else it would reach `f` in `k + (d - k) = d` moves), so it cannot stand
+    on `c_k` when he arrives there nor step onto it in its own `k`-th move; his `d`-th move eats
+    the last dot and ends the game. The dots are taken nearest first: they lie on one shortest
+    path exactly when the distances between consecutive ones (from his cell) add up to `d`."""
+    foods = state.food_positions
+    if not foods:
+        return False
+    distance = state._maze.maze_distance
+    pac = state.pacman_position
+    ranked = sorted(foods, key=lambda food: distance(pac, food))
+    far = ranked[-1]
+    length = distance(pac, far)
+    if any(distance(state.agent_position(ghost), far) <= length
+           for ghost in range(1, state.num_agents)):
+        return False
+    walked, last = 0.0, pac
+    for food in ranked:
+        walked += distance(last, food)
+        last = food
+    return bool(walked == length)
+
+
+def chase_value(state: Any, tables: Tables, wins: bool = False) -> float | None:
     """`V_H` of a state (Pacman to move) in the chase by its dangerous ghosts: the ghosts that
     are not scared, the two nearest Pacman (maze distance, ties to the lower index) when there
     are more, in the table of that many ghosts. A scared ghost is left out: it cannot catch
     Pacman until its timer runs out (an optimistic reading for a timer about to end). 1.0 when
-    no ghost is dangerous; None when a dangerous ghost's configuration is not in the table."""
+    no ghost is dangerous, and with `wins` when Pacman surely wins from here (`sure_win`);
+    None when a dangerous ghost's configuration is not in the table."""
     timers = state.scared_timers
     dangerous = [agent for agent in range(1, state.num_agents) if not timers[agent - 1]]
-    if not dangerous:
+    if not dangerous or (wins and sure_win(state)):
         return 1.0
     if len(dangerous) > 2:
         pac, maze = state.pacman_position, state._maze
@@ -90,31 +126,31 @@ def chase_value(state: Any, tables: Tables) -> float | None:
     return None if table is None else table.of_state(state, dangerous)
 
 
-def _worst_after_round(state: Any, tables: Tables, agent: int) -> float | None:
+def _worst_after_round(state: Any, tables: Tables, agent: int, wins: bool) -> float | None:
     """The chance of surviving the tables' horizon after the ghosts' moves from `state`
     (ghost `agent` to move, then the ones after it), each ghost making the move worst for
-    Pacman."""
+    Pacman (`wins` as `chase_value`'s)."""
     if state.is_lose():
         return 0.0
     if state.is_win():
         return 1.0
     if agent == state.num_agents:
-        return chase_value(state, tables)
+        return chase_value(state, tables, wins)
     worst = 1.0
     for action in state.legal_actions(agent):
-        value = _worst_after_round(state.successor(agent, action), tables, agent + 1)
+        value = _worst_after_round(state.successor(agent, action), tables, agent + 1, wins)
         if value is None:
             return None
         worst = min(worst, value)
     return worst
 
 
-def _after_round(state: Any, tables: Tables, model: str) -> float | None:
+def _after_round(state: Any, tables: Tables, model: str, wins: bool) -> float | None:
     """The chance of surviving the tables' horizon after the ghosts' moves from `state`
     (ghost 1 to move), each ghost moving with the model's probabilities (`adversarial`: the
-    move worst for Pacman)."""
+    move worst for Pacman; `wins` as `chase_value`'s)."""
     if model == "adversarial":
-        return _worst_after_round(state, tables, 1)
+        return _worst_after_round(state, tables, 1, wins)
     total = 0.0
     agents = state.num_agents
 
@@ -126,7 +162,7 @@ def _after_round(state: Any, tables: Tables, model: str) -> float | None:
             total += chance
             return True
         if agent == agents:
-            value = chase_value(s, tables)
+            value = chase_value(s, tables, wins)
             if value is None:
                 return False
             total += chance * value
@@ -138,11 +174,11 @@ def _after_round(state: Any, tables: Tables, model: str) -> float | None:
 
 
 def move_survival(state: Any, actions: Sequence[Any], tables: Tables,
-                  model: str = "directional") -> list[float] | None:
+                  model: str = "directional", wins: bool = False) -> list[float] | None:
     """For each of Pacman's `actions` in `state`, the chance of surviving the tables' horizon
     plus one of his moves (this one first) if he then plays for survival, against the ghosts
-    that are dangerous after the round (`chase_value`); None when a position is not in the
-    tables."""
+    that are dangerous after the round (`chase_value`, with `wins` as its); None when a
+    position is not in the tables."""
     values = []
     for action in actions:
         after = state.successor(0, action)
@@ -151,7 +187,7 @@ def move_survival(state: Any, actions: Sequence[Any], tables: Tables,
         elif after.is_lose():
             values.append(0.0)
         else:
-            value = _after_round(after, tables, model)
+            value = _after_round(after, tables, model, wins)
             if value is None:
                 return None
             values.append(value)

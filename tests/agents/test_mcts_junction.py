@@ -204,9 +204,9 @@ def test_a_playout_that_ends_alive_counts_the_chase_tables_survival() -> None:
     tables = chase_tables(state)
     asked: list[float] = []
 
-    def spy(s: GameState, held: dict[int, object]) -> float | None:
-        assert held is tables and not (s.is_win() or s.is_lose())
-        value = chase_value(s, tables)
+    def spy(s: GameState, held: dict[int, object], wins: bool = False) -> float | None:
+        assert held is tables and wins and not (s.is_win() or s.is_lose())
+        value = chase_value(s, tables, wins)
         assert value is not None
         asked.append(value)
         return value
@@ -393,9 +393,10 @@ def test_the_tables_and_the_root_round_take_the_ghosts_alike(
         seen["tables"] = model
         return real_tables(layout, ghosts, model, horizon)
 
-    def survival(state: Any, actions: Any, tables: Any, model: str = "directional") -> Any:
-        seen["round"] = model
-        return real_survival(state, actions, tables, model)
+    def survival(state: Any, actions: Any, tables: Any, model: str = "directional",
+                 wins: bool = False) -> Any:
+        seen["round"], seen["wins"] = model, wins
+        return real_survival(state, actions, tables, model, wins)
 
     monkeypatch.setattr(mcts_module, "layout_tables", tables)
     monkeypatch.setattr(junction_module, "move_survival", survival)
@@ -403,7 +404,7 @@ def test_the_tables_and_the_root_round_take_the_ghosts_alike(
     agent = MCTSAgent(playouts=10, ghost_model=ghost_model, escape=0, chase=6, chase_margin=0.1)
     agent.register_initial_state(state)
     agent.get_action(state)
-    assert seen == {"tables": expected, "round": expected}
+    assert seen == {"tables": expected, "round": expected, "wins": True}
 
 
 # --------------------------------------------------------------------------- cycle breaker

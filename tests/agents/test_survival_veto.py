@@ -12,6 +12,7 @@ from pacman.agents.ghosts import DirectionalGhost
 from pacman.agents.registry import make_agent
 from pacman.agents.survival import chase_model, move_survival, survival_root, within_margin
 from pacman.chase.tables import survival_table
+from pacman.rules import NORTH, SOUTH, STOP
 
 
 def positions(layout_name: str, games: int, moves: int, scared: bool = False
@@ -143,3 +144,116 @@ def test_with_a_ghost_scared_the_dangerous_one_is_chased_alone() -> None:
         assert chase_value(state.recreate([data[0], data[1], both, *data[3:]]),
                            {1: one, 2: two}) == 1.0
     assert checked >= 20
+
+
+# ------------------------------------------------------------------ the sure win (wins=True)
+
+def _wins_on_the_line(state: GameState, moves: int, memo: dict[tuple[GameState, int], bool],
+                      agent: int = 0) -> bool:
+    """Pacman, stepping towards the nearest dot left (the first move in legal order that
+    brings him closer), eats the last dot within `moves` moves, whatever legal moves the
+    ghosts make (every reply tried)."""
+    if state.is_win():
+        return True
+    if state.is_lose():
+        return False
+    key = (state, agent)
+    if key in memo:
+        return memo[key]
+    if agent == 0:
+        if moves == 0:
+            return False
+        here = state.pacman_position
+        dot = min(state.food_positions, key=lambda food: state.maze_distance(here, food))
+        closer = next(action for action in state.legal_actions(0)
+                      if state.maze_distance(state.successor(0, action).pacman_position, dot)
+                      < state.maze_distance(here, dot))
+        result = _wins_on_the_line(state.successor(0, closer), moves - 1, memo, 1)
+    else:
+        after = agent + 1 if agent + 1 < state.num_agents else 0
+        result = all(_wins_on_the_line(state.successor(agent, action), moves, memo, after)
+                     for action in state.legal_actions(agent))
+    memo[key] = result
+    return result
+
+
+@pytest.mark.parametrize("layout_name", ["smallClassic", "contestClassic"])
+def test_a_sure_win_is_won_on_its_line_whatever_the_ghosts_do(layout_name: str) -> None:
+    # Positions of random games with the food cut down to one to three dots near Pacman:
+    # wherever sure_win says so, every sequence of the ghosts' legal moves loses to Pacman
+    # walking the line (as many moves as the farthest dot is away)
+    from pacman.agents.survival import sure_win
+
+    rng = random.Random(3)
+    sure = unsure = 0
+    for state in positions(layout_name, 12, 60):
+        cells = state.layout.food
+        here = state.pacman_position
+        near = [bit for bit, cell in enumerate(cells) if 0 < state.maze_distance(here, cell) <= 7]
+        if not near:
+            continue
+        chosen = rng.sample(near, min(len(near), rng.randint(1, 3)))
+        data = state.compact()
+        fewer = state.recreate([*data[:3], sum(1 << bit for bit in chosen), *data[4:]])
+        if not sure_win(fewer):
+            unsure += 1
+            continue
+        far = max(state.maze_distance(here, food) for food in fewer.food_positions)
+        assert _wins_on_the_line(fewer, int(far), {}), fewer.compact()
+        sure += 1
+    assert sure >= 15 and unsure >= 15
+
+
+#: a corridor of dots, Pacman at its West end, a side passage down from (3, 4); `G` marks
+#: where the ghost stands: 3 moves from the passage's top (West of it on the line) and the
+#: farthest dot 5 away (sure win), or 2 and 4 (the ghost's second move meets Pacman)
+SIDE = ("%%%%%%%\n"
+        "%P....%\n"
+        "%%%.%%%\n"
+        "%%%{}%%%\n"
+        "%%%{}%%%\n"
+        "%%%%%%%")
+
+
+@pytest.mark.parametrize(("ghost_row", "sure"), [(1, True), (2, False)])
+def test_a_ghost_as_far_from_the_last_dot_as_pacman_rules_the_sure_win_out(
+        ghost_row: int, sure: bool) -> None:
+    from pacman.agents.survival import sure_win
+    from pacman.layout import parse_layout
+
+    rows = ("G", ".") if ghost_row == 2 else (".", "G")
+    state = GameState.initial(parse_layout(SIDE.format(*rows), "side"))
+    assert state.ghost_positions == ((3, ghost_row),)
+    assert state.maze_distance(state.ghost_positions[0], (5, 4)) == 6 - ghost_row
+    state = state.recreate([*state.compact()[:3], sum(  # the corridor's dots only
+        1 << bit for bit, cell in enumerate(state.layout.food) if cell[1] == 4),
+        *state.compact()[4:]])
+    assert state.food_positions == ((2, 4), (3, 4), (4, 4), (5, 4))
+    assert sure_win(state) is sure
+    assert _wins_on_the_line(state, 4, {}) is sure  # the line is won exactly when sure
+
+
+def test_the_root_cut_with_sure_wins_keeps_the_move_into_the_last_dots_dead_end() -> None:
+    # contestClassic, 2026-12-07 at time=0.1: the last two dots at (1, 3) and (1, 2), down a
+    # dead end, both ghosts 7 moves away. The table, which knows no food, values South 0.906
+    # and North 1.0 and the cut kept North: Pacman left, and the game ran to the move cap.
+    # South eats both dots before a ghost can reach him
+    state = GameState.initial(load_layout("contestClassic"), 2).recreate(
+        [44, "South", [186, "East", 0, 228, "South", 0], 3, 1, 365, 0])
+    assert state.pacman_position == (1, 4) and state.food_positions == ((1, 2), (1, 3))
+    layout = state.layout
+    tables = {count: survival_table(layout, ghosts=count, horizon=15) for count in (1, 2)}
+    moves = [NORTH, SOUTH, STOP]
+    assert set(moves) == set(state.legal_actions(0))
+    old = move_survival(state, moves, tables)
+    assert old is not None and [round(value, 3) for value in old] == [1.0, 0.906, 0.906]
+    assert within_margin(moves, old, 0.01) == [NORTH]
+    new = move_survival(state, moves, tables, wins=True)
+    assert new == [1.0, 1.0, 1.0]  # Stop too: the ghosts are still too far
+    assert within_margin(moves, new, 0.01) == moves
+    from pacman.agents.mcts import MCTSAgent
+
+    agent = MCTSAgent(nodes=6000)  # the default MCTS, which asks for the sure wins
+    agent.rng = random.Random(0)
+    agent.register_initial_state(state)
+    assert agent.get_action(state) == SOUTH
