@@ -92,7 +92,7 @@ def sure_win(state: Any) -> bool:
     foods = state.food_positions
     if not foods:
         return False
-    distance = state._maze.maze_distance
+    distance = state.maze_distance
     pac = state.pacman_position
     ranked = sorted(foods, key=lambda food: distance(pac, food))
     far = ranked[-1]

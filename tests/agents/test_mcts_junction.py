@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from default_mcts import default_agents_move
 
 from pacman import GameState
 from pacman.agents.ghosts import DirectionalGhost, directional_distribution
@@ -39,14 +40,6 @@ def chase_tables(state: GameState) -> dict[int, Any]:
     """The layout's survival tables of 1 and 2 directional ghosts, horizon 15 (what
     `chase=auto` builds)."""
     return layout_tables(state.layout, 2, "directional", 15)
-
-
-def default_agents_move(state: GameState) -> Any:
-    """The move the default MCTS agent plays at `state` (6,000 nodes, generator seed 0)."""
-    agent = MCTSAgent(nodes=6000)
-    agent.rng = random.Random(0)
-    agent.register_initial_state(state)
-    return agent.get_action(state)
 
 
 # --------------------------------------------------------------------------- the graph

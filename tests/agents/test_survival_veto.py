@@ -6,11 +6,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from default_mcts import default_agents_move
 
 from pacman import GameState, load_layout
 from pacman.agents.ghosts import DirectionalGhost
 from pacman.agents.registry import make_agent
-from pacman.agents.survival import chase_model, move_survival, survival_root, within_margin
+from pacman.agents.survival import (
+    chase_model,
+    layout_tables,
+    move_survival,
+    survival_root,
+    within_margin,
+)
 from pacman.chase.tables import survival_table
 from pacman.rules import NORTH, SOUTH, STOP
 
@@ -241,8 +248,7 @@ def test_the_root_cut_with_sure_wins_keeps_the_move_into_the_last_dots_dead_end(
     state = GameState.initial(load_layout("contestClassic"), 2).recreate(
         [44, "South", [186, "East", 0, 228, "South", 0], 3, 1, 365, 0])
     assert state.pacman_position == (1, 4) and state.food_positions == ((1, 2), (1, 3))
-    layout = state.layout
-    tables = {count: survival_table(layout, ghosts=count, horizon=15) for count in (1, 2)}
+    tables = layout_tables(state.layout, 2, "directional", 15)
     moves = [NORTH, SOUTH, STOP]
     assert set(moves) == set(state.legal_actions(0))
     old = move_survival(state, moves, tables)
@@ -251,9 +257,4 @@ def test_the_root_cut_with_sure_wins_keeps_the_move_into_the_last_dots_dead_end(
     new = move_survival(state, moves, tables, wins=True)
     assert new == [1.0, 1.0, 1.0]  # Stop too: the ghosts are still too far
     assert within_margin(moves, new, 0.01) == moves
-    from pacman.agents.mcts import MCTSAgent
-
-    agent = MCTSAgent(nodes=6000)  # the default MCTS, which asks for the sure wins
-    agent.rng = random.Random(0)
-    agent.register_initial_state(state)
-    assert agent.get_action(state) == SOUTH
+    assert default_agents_move(state) == SOUTH  # the default MCTS asks for the sure wins
